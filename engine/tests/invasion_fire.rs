@@ -1075,6 +1075,41 @@ fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_k
     assert!(s.card_start.is_empty(), "{:?}", s.card_start);
 }
 
+/// Then: the charge is made, and `g` is locked in `target`'s fight.
+fn assert_charge_locks(s: &mut InvasionState, charge: &str, g: GroupId, target: GroupId) {
+    let p = play(s, 0, charge, &[]);
+    assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+    assert_eq!(s.group(g).locked, s.group(target).locked);
+}
+
+/// Given: the Autons' group `a1` declared laying in wait (to fire) on their
+/// Single card; then seat 0's Triple card is being played.
+fn autons_lay_in_wait(s: &mut InvasionState, a1: GroupId) {
+    card(s, 1, CardKind::Single);
+    play(
+        s,
+        1,
+        &format!(r#"{{"lay_in_wait":{{"group":{a1},"assault":false}}}}"#),
+        &[],
+    );
+    card(s, 0, CardKind::Triple);
+}
+
+/// When: seat 0's group `g` walks to `to` (inches), into the sight of the
+/// Autons' group `a1` laying in wait, which springs its ambush with three
+/// sixes; then `g` is wiped out.
+fn shot_dead_walking_into_the_ambush(
+    s: &mut InvasionState,
+    g: GroupId,
+    to: (f64, f64),
+    a1: GroupId,
+) {
+    let p = play(s, 0, &mv(g, to.0, to.1), &[]);
+    p.assert_says("comes into the sight of Autons Auton Squad");
+    play(s, 1, &spring(a1, g), &[6, 6, 6]);
+    assert_eq!(s.group(g).place, Place::Gone);
+}
+
 /// Given: U.N.I.T., the Daleks and the Spugs on the proving ground with
 /// Sighting a Target on, in this position (as `placed`).
 fn sighting_three(position: &str) -> (InvasionState, [GroupId; 4]) {
@@ -1207,6 +1242,207 @@ fn line_of_sight_those_fighting_the_target_block_nothing_even_when_wiped_out_on_
     play(&mut s, 2, &shoot(&[three], alpha), &[1; 9]);
 }
 
+/// "In order for a model to 'sight a target' certain criteria must be met
+/// at the beginning of the active player's turn ... Its target must be in
+/// Line of Sight" (rules version 10): the criteria are a fact of the table
+/// as the card began, the figures killed since included. The Sniper at
+/// (10,10) saw one Auton of the Patrol then (at (16,30)); the other, at
+/// (10,30), stood behind the Auton Pair. The Fire Section kills the one in
+/// sight, and the Sniper steps round the Pair to where it sees the other
+/// now: the Patrol was sighted as the card began, so the Sniper fires.
+/// Until rules version 9 the figures looked at were only the living ones,
+/// and the shot was refused as not sighted. Without a kill (the Patrol's
+/// figure in sight moves away on an earlier card, so the card begins with
+/// only the hidden one) the Patrol was never sighted, and the shot stays
+/// refused.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_target_in_sight_then_stays_sighted_when_that_figure_is_killed()
+ {
+    for killed_on_the_card in [true, false] {
+        let mut s = battle(false, false, true);
+        let [f3, a2, a3, f1] = placed(
+            &mut s,
+            "f3 at 10,10; a2 at 9.5,20; a3 at 10,30; f1 at 24,36",
+        );
+        let _ = a2;
+        put(&mut s, a3, 0, 16.0, 30.0);
+        put(&mut s, a3, 1, 10.0, 30.0);
+        if !killed_on_the_card {
+            // Only the hidden Auton when the card began (its friend was
+            // killed on an earlier card).
+            kill(&mut s, a3, 1);
+        }
+        let visible = figures(&s, a3)[..1].to_vec();
+        if killed_on_the_card {
+            // 24 against 20 a kill: one Auton of the Patrol, the Autons'
+            // player choosing the one in the Sniper's sight.
+            play(&mut s, 0, &shoot(&[f1], a3), &[3; 8]);
+            play(&mut s, 1, &casualties(&visible), &[]);
+            assert_eq!(s.group(a3).alive_count(), 1);
+            assert_eq!(
+                s.group(a3).alive().next().map(|m| m.at),
+                Some(Some(pt(10.0, 30.0)))
+            );
+        }
+        // From where it stood the Pair hides the living Auton.
+        steps_round_the_pair_then_fires(&mut s, f3, (16.0, 10.0), a3, killed_on_the_card);
+    }
+}
+
+/// When: the Sniper `f3`, its shot at `a3` blocked by the Auton Pair where
+/// it stands, steps to `to` (inches), from where it sees `a3`; then its shot
+/// is made if `a3` was `sighted`, else refused as not sighted.
+fn steps_round_the_pair_then_fires(
+    s: &mut InvasionState,
+    f3: GroupId,
+    to: (f64, f64),
+    a3: GroupId,
+    sighted: bool,
+) {
+    let e = refused(s, 0, &shoot(&[f3], a3), &[1]);
+    assert_refusal_says(&e, "line of sight is blocked");
+    play(s, 0, &mv(f3, to.0, to.1), &[]);
+    if sighted {
+        let p = play(s, 0, &shoot(&[f3], a3), &[1]);
+        assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+    } else {
+        assert_not_sighted(&refused(s, 0, &shoot(&[f3], a3), &[1]));
+    }
+}
+
+/// "Its target must be in LOS of a leader model, who is in turn in Line of
+/// Sight and within 10" of the active model. This case allows for a leader
+/// model to communicate instructions to their troops, as to the location of
+/// the enemy", a criterion "met at the beginning of the active player's
+/// turn" (rules version 10): the Command's sergeant at (28,27) sees the
+/// Auton Patrol and the Sniper, 8.5" away, when U.N.I.T.'s card begins; the
+/// Sniper's own view of the Patrol is blocked by the Auton Pair. The
+/// sergeant walks into the sight of the Auton Squad laying in wait beyond
+/// the house and is shot dead out of turn; the Sniper steps round the Pair
+/// and fires at the Patrol, pointed out by the sergeant as the card began.
+/// Until rules version 9 a leader killed on the card pointed out nothing,
+/// and the shot was refused as not sighted. With the sergeant alive but
+/// more than 10" away when the card began, nothing pointed the Patrol out.
+#[test]
+fn sighting_a_target_a_leader_killed_on_the_card_pointed_out_what_he_saw_as_it_began() {
+    for sergeant_near in [true, false] {
+        let mut s = on_ground(InvasionConfig {
+            laying_in_wait: true,
+            sighting: true,
+            ..InvasionConfig::default()
+        });
+        park(&mut s);
+        let sergeant = if sergeant_near {
+            "sg at 28,27"
+        } else {
+            "sg at 31,24"
+        };
+        let [f3, a2, a3, sg, a1] = placed(
+            &mut s,
+            &format!("f3 at 20,30; a2 at 19.5,20; a3 at 20,10; {sergeant}; a1 at 40,40"),
+        );
+        let _ = a2;
+        autons_lay_in_wait(&mut s, a1);
+        // 6,6,6 less 3 (laying in wait, not aimed): 15, a man at 6.
+        shot_dead_walking_into_the_ambush(&mut s, sg, (35.5, 26.0), a1);
+        steps_round_the_pair_then_fires(&mut s, f3, (26.0, 30.0), a3, sergeant_near);
+    }
+}
+
+/// A hive of two broods, each with a Controller, and a swarm of Mites.
+const HIVE: &str = r#"
+faction hive "Hive"
+model controller "Controller" species spug shoot 1 kill 9 12 15 controller
+model mite "Mite" species mite shoot 0 melee 2 move 24 kill 6 9 12 unhindered mite
+group c1 "First Brood" controller
+group c2 "Second Brood" controller
+group m1 "Swarm" mite mite mite
+"#;
+
+/// "A Controller can direct the mites to a target he can see without having
+/// to see their path to it" and "If the controller is killed the mites can
+/// do nothing except charge towards the nearest enemy" beside "criteria
+/// must be met at the beginning of the active player's turn" (rules version
+/// 10 keeps this reading): directing is done by a living Controller, and
+/// the text gives a Controller's death its own rule, so a Controller killed
+/// on the card directs his Mites to nothing, even to what he saw as the
+/// card began (unlike a leader, who pointed it out then). The First Brood's
+/// Controller sees the Auton Patrol beyond the house when the Hive's card
+/// begins; the Swarm behind the house does not, nor does the Second Brood's
+/// Controller. Alive, the first Controller directs the Swarm's charge
+/// round the house; walked into the sight of the Auton Squad laying in wait
+/// and shot dead, he directs nothing, and the charge is refused as not
+/// sighted (the Second Controller lives: the Mites are not uncontrolled).
+#[test]
+fn spugs_a_controller_killed_on_the_card_directs_his_mites_to_nothing_he_saw() {
+    for killed in [false, true] {
+        let config = InvasionConfig {
+            scenario_text: Some(GROUND.to_owned()),
+            factions: vec!["hive".into(), "autons".into()],
+            faction_texts: vec![HIVE.to_owned(), AUTONS.to_owned()],
+            laying_in_wait: true,
+            sighting: true,
+            ..InvasionConfig::default()
+        };
+        let mut s = start(&config).unwrap_or_else(|e| panic!("setup: {e}"));
+        park(&mut s);
+        let [c1, c2, m1, a3, a1] = placed(
+            &mut s,
+            "c1 at 4,38; c2 at 31,20; m1 at 31,27; a3 at 31,38; a1 at 14,20",
+        );
+        let _ = c2;
+        autons_lay_in_wait(&mut s, a1);
+        if killed {
+            // 6,6,6 less 3 (laying in wait, not aimed): 15, a Controller at 9.
+            shot_dead_walking_into_the_ambush(&mut s, c1, (12.0, 38.0), a1);
+            assert!(!s.mites_uncontrolled(0));
+        }
+        let charge = mv(m1, 31.0, 37.0);
+        if killed {
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_not_sighted(&e);
+            assert_refusal_says(&e, "its Controller seeing it");
+        } else {
+            assert_charge_locks(&mut s, &charge, m1, a3);
+        }
+    }
+}
+
+/// "Line of sight will be blocked by intervening groups" with "certain
+/// criteria must be met at the beginning of the active player's turn"
+/// (rules version 10): those fighting the target block nothing, but a group
+/// that charged into the target's fight on the card was fighting no one as
+/// the card began ("locked groups ... cannot move until it is resolved"),
+/// and stood where it stood then. The Pair stands between the Sniper and
+/// the Auton Patrol; it charges the Patrol, and the Sniper then charges it
+/// too, to join the fight: the Pair screened the Patrol as the card began,
+/// so the Sniper's assault is refused as not sighted, as when a friend
+/// steps out of the way (rules version 7). Until rules version 9 the Pair's
+/// lock as it is now left it out of the line, and the assault was made.
+/// Without Sighting a Target the assault is made.
+#[test]
+fn line_of_sight_a_group_that_charged_into_the_targets_fight_on_the_card_blocked_the_line_it_stood_in()
+ {
+    for sighting in [true, false] {
+        let mut s = battle(false, false, sighting);
+        let [f3, f2, a3] = placed(&mut s, "f3 at 20.5,19.5; f2 at 20,16; a3 at 20,12");
+        let p = play(&mut s, 0, &mv(f2, 20.0, 13.1), &[]);
+        assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        assert_eq!(s.group(f2).locked, s.group(a3).locked);
+        let charge = mv(f3, 22.2, 12.0);
+        if sighting {
+            assert_not_sighted(&refused(&mut s, 0, &charge, &[]));
+        } else {
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(
+                p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
+                "{:#?}",
+                p.words
+            );
+        }
+    }
+}
+
 /// "BUILDINGS AND LOS ... At any other time models in buildings will be
 /// outside LOS, and cannot be sighted" with Sighting a Target ("hiding
 /// targets need to be sighted before any offensive action"): the Pair,
@@ -1226,9 +1462,7 @@ fn buildings_and_los_a_group_inside_away_from_the_windows_cannot_be_sighted_for_
             let e = refused(&mut s, 0, &charge, &[]);
             assert_refusal_says(&e, "cannot be seen from outside, only perceived");
         } else {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+            assert_charge_locks(&mut s, &charge, f2, a1);
         }
     }
 }
@@ -1252,9 +1486,7 @@ fn perception_may_find_an_enemy_that_has_moved_into_a_house_then_an_assault_on_i
         let charge = mv(f2, 31.0, 29.6);
         if roll == 6 {
             p.assert_says("perceived: the target is sighted");
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+            assert_charge_locks(&mut s, &charge, f2, a1);
         } else {
             p.assert_says("not perceived");
             let e = refused(&mut s, 0, &charge, &[]);
@@ -1301,9 +1533,7 @@ fn sighting_a_target_a_group_that_walks_into_a_house_on_the_card_must_perceive_t
             play(&mut s, 0, &perceive(f2, a1), &[roll]);
         }
         if roll == Some(6) || next_card {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
-            assert_eq!(s.group(f2).locked, s.group(a1).locked);
+            assert_charge_locks(&mut s, &charge, f2, a1);
         } else {
             let e = refused(&mut s, 0, &charge, &[]);
             assert_refusal_says(&e, "cannot be seen from outside, only perceived");

@@ -268,28 +268,34 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
     let theirs = start_points(s, target);
     (0..s.groups.len() as GroupId).find(|&l| {
         let group = s.group(l);
-        if group.seat != seat || !group.on_table() {
+        if group.seat != seat {
             return false;
         }
-        group.alive().any(|m| {
-            let leader = s
-                .model_type(seat, &m.kind)
-                .is_some_and(|t| t.profile.leader);
-            let Some(at) = start_of(s, m).filter(|_| leader) else {
-                return false;
-            };
-            let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
-            let others = blockers_at_start(s, l, target);
-            let sees_target = !hidden_from(s, &[at], target)
-                && table::line_of_sight(&s.scenario, &[at], &theirs, &others)
-                    .clear
-                    .is_some();
-            let sees_group = l == g
-                || table::line_of_sight(&s.scenario, &[at], &mine, &[])
-                    .clear
-                    .is_some();
-            near && sees_target && sees_group
-        })
+        // A leader killed on the card stood where he saw the target and his
+        // troops when it began, the criteria's moment (rules version 10).
+        group
+            .models
+            .iter()
+            .filter(|m| stood_at_start(s, l, m))
+            .any(|m| {
+                let leader = s
+                    .model_type(seat, &m.kind)
+                    .is_some_and(|t| t.profile.leader);
+                let Some(at) = start_of(s, m).filter(|_| leader) else {
+                    return false;
+                };
+                let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
+                let others = blockers_at_start(s, l, target);
+                let sees_target = !hidden_from(s, &[at], target)
+                    && table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                        .clear
+                        .is_some();
+                let sees_group = l == g
+                    || table::line_of_sight(&s.scenario, &[at], &mine, &[])
+                        .clear
+                        .is_some();
+                near && sees_target && sees_group
+            })
     })
 }
 
@@ -334,9 +340,34 @@ fn table_changed(s: &InvasionState) -> bool {
     !s.card_start.is_empty() || !s.card_absent.is_empty()
 }
 
-/// Where a group's living figures stood when the current card began.
+/// Where a group's figures stood when the current card began: the living
+/// ones and those killed on the card. "In order for a model to 'sight a
+/// target' certain criteria must be met at the beginning of the active
+/// player's turn": a target group in sight then through a figure killed
+/// later on the card was sighted, and a group whose figure that saw the
+/// target then has fallen had sighted it (rules version 10; until then only
+/// the living looked and were looked at).
 pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
-    s.group(g).alive().filter_map(|m| start_of(s, m)).collect()
+    s.group(g)
+        .models
+        .iter()
+        .filter(|m| m.alive || killed_on_card(s, m))
+        .filter_map(|m| start_of(s, m))
+        .collect()
+}
+
+/// A figure of group `g` stood on the table when the card began: alive on
+/// it now, or killed on it on the card.
+fn stood_at_start(s: &InvasionState, g: GroupId, m: &Model) -> bool {
+    (m.alive && s.group(g).on_table()) || killed_on_card(s, m)
+}
+
+/// A figure of group `g`, now in a fight, came into it on the card: its
+/// group (the one it fought in before a merge) moved on the card, and a
+/// locked group "cannot move until it is resolved", so when the card began
+/// it stood apart, fighting no one (rules version 10).
+fn charged_in_on_card(s: &InvasionState, g: GroupId, m: &Model) -> bool {
+    s.moved.contains(&m.origin.unwrap_or(g))
 }
 
 /// The groups that may block a line of sight to `target`, each where its
@@ -348,6 +379,10 @@ pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
 /// table alive (Stupidity's AWOL: "it will keep on running, and never be
 /// seen again"), and not one wiped out on the card that was fighting the
 /// target then (`fighting_at_start`), as those fighting it block nothing.
+/// Of a group in the target's fight now, the figures that charged into it
+/// on the card (`charged_in_on_card`): they were not fighting it when the
+/// card began, and may have stood in the line (rules version 10; until then
+/// the lock as it is now left them out).
 fn blockers_at_start(
     s: &InvasionState,
     from: GroupId,
@@ -358,19 +393,16 @@ fn blockers_at_start(
         .filter(|&o| o != from && o != target)
         .filter(|&o| {
             let g = s.group(o);
-            if g.on_table() {
-                fight.is_none() || g.locked != fight
-            } else {
-                g.place == Place::Gone && !fighting_at_start(s, o, target)
-            }
+            g.on_table() || (g.place == Place::Gone && !fighting_at_start(s, o, target))
         })
         .map(|o| {
-            let on_table = s.group(o).on_table();
-            let points = s
-                .group(o)
+            let g = s.group(o);
+            let fighting = g.on_table() && fight.is_some() && g.locked == fight;
+            let points = g
                 .models
                 .iter()
-                .filter(|m| (m.alive && on_table) || killed_on_card(s, m))
+                .filter(|m| stood_at_start(s, o, m))
+                .filter(|m| !fighting || charged_in_on_card(s, o, m))
                 .filter_map(|m| start_of(s, m))
                 .collect::<Vec<Point>>();
             (o as usize, points)

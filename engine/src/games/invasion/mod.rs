@@ -638,8 +638,13 @@ impl Game for Invasion {
     /// as long as it waits; touching blocking features are one obstacle
     /// (`RULES.md`, "Rules versions"). 9 (session 22): a figure killed on
     /// the card still blocks a line traced as the card began (Sighting a
-    /// Target; `fire::blockers_at_start`).
-    const RULES_VERSION: u32 = 9;
+    /// Target; `fire::blockers_at_start`). 10 (session 23): the criteria
+    /// read the whole table as the card began: a target group in sight then
+    /// through a figure killed since is sighted, a leader killed on the card
+    /// still points out what he saw, and a group that charged into the
+    /// target's fight on the card blocks the line it stood in (no layout
+    /// change: `fire::start_points`, `fire::charged_in_on_card`).
+    const RULES_VERSION: u32 = 10;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
         moments::moment(state, event)
