@@ -361,7 +361,10 @@ fn marine_phase(
 /// The action of a unit that left the map half-way through it (eliminated
 /// by its own malfunctioning jump, say) ends with it, so it blocks no other
 /// unit (rules version 3; before, a `finish_action` for the unit no longer
-/// on the map was needed).
+/// on the map was needed). A unit jumping in from off the map whose landing
+/// the Kay'otz player is still to choose (variant, `placing`) is not gone:
+/// it is in the air, and once put down it may still fire (C.1 b; rules
+/// version 6, before which its action ended before it landed).
 fn end_action_of_a_unit_gone(ctx: &mut Ctx) {
     let Phase::MarineAction {
         partial: Some(Partial::ShootAndScoot { unit, .. }),
@@ -369,7 +372,8 @@ fn end_action_of_a_unit_gone(ctx: &mut Ctx) {
     else {
         return;
     };
-    if ctx.marine(unit).is_some_and(|m| m.on_map().is_some()) {
+    let being_placed = ctx.s.placing.as_ref().is_some_and(|p| p.unit == *unit);
+    if being_placed || ctx.marine(unit).is_some_and(|m| m.on_map().is_some()) {
         return;
     }
     let unit = unit.clone();
