@@ -899,6 +899,13 @@ fn variant_a_shoot_and_scoot_jump_in_from_off_the_map_that_scatters_may_still_fi
     );
     assert!(scoot_open_to_fire(&b, "SC1"));
     assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Waiting);
+    // the Kay'otz player is asked about the Marine unit, by its name
+    let asked = DimX::asked(state(&b));
+    assert_eq!(asked.len(), 1);
+    assert_eq!(
+        (asked[0].seat, asked[0].what.as_str()),
+        (Actor(1), "break a tie: choose where Scout SC1 goes")
+    );
     let ties: Vec<u16> = places(&b).into_iter().map(|(_, h)| h).collect();
     assert_eq!(ties, free_around(&b, 244));
     // the Kay'otz player puts it beside K1, not where solitaire would (the

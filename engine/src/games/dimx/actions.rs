@@ -159,8 +159,13 @@ pub fn asked(s: &DimxState) -> Vec<crate::game::Ask> {
     let Some(seat) = to_move(s) else {
         return Vec::new();
     };
-    let what = if s.placing.is_some() {
-        "break a tie: choose where the Kay'otz unit goes"
+    // the unit waiting to be put down may be a Marine unit (a jump that
+    // scattered or malfunctioned): it is named, never called a Kay'otz unit
+    let what = if let Some(p) = &s.placing {
+        format!(
+            "break a tie: choose where {} goes",
+            super::rules::title_of(s, &p.unit)
+        )
     } else {
         match &s.phase {
             Phase::MarineAction { .. } => "activate a unit, or end the Marine Action Phase",
@@ -171,11 +176,9 @@ pub fn asked(s: &DimxState) -> Vec<crate::game::Ask> {
             Phase::Kayotz { .. } => "activate the Kay'otz units the chit names",
             Phase::Activated | Phase::Over { .. } => "",
         }
+        .to_owned()
     };
-    vec![crate::game::Ask {
-        seat,
-        what: what.to_owned(),
-    }]
+    vec![crate::game::Ask { seat, what }]
 }
 
 /// The seat that plays a side.
