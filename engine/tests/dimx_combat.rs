@@ -858,10 +858,17 @@ fn d9_dormant_units_and_the_monolith_do_not_fire() {
     );
 }
 
+/// D.10: "If the Combat scores one or two Hits, the Marine unit becomes
+/// Stunned": both halves, on a Marine unit that was Fine (DN 3).
 #[test]
 fn d10_one_or_two_hits_stun_the_marine() {
-    let (_, b) = barrage("marine MS1 at 225\nkayotz K1 at 226", &[4, 4, 1, 1]);
-    assert_eq!(condition(&b, "MS1"), Condition::Stunned);
+    for (dice, hits) in [([4, 1, 1, 1], 1), ([4, 4, 1, 1], 2)] {
+        let (ev, b) = barrage("marine MS1 at 225\nkayotz K1 at 226", &dice);
+        let f = fired(&ev);
+        assert_eq!(f.len(), 1, "{dice:?}");
+        assert_eq!(f[0].2, hits, "{dice:?}");
+        assert_eq!(condition(&b, "MS1"), Condition::Stunned, "{hits} Hit(s)");
+    }
 }
 
 /// D.10: "Each die roll that is greater than the targeted Marine unit's DN

@@ -7,8 +7,8 @@ mod support;
 use support::*;
 use xenolog_engine::games::dimx::endphase::achieved;
 use xenolog_engine::games::dimx::map::builtin;
-use xenolog_engine::games::dimx::state::{AlienMove, DimxEvent, Phase, Side};
-use xenolog_engine::games::dimx::units::Goal;
+use xenolog_engine::games::dimx::state::{AlienMove, DimxEvent, ModWhy, Partial, Phase, Side};
+use xenolog_engine::games::dimx::units::{Condition, Goal, Place};
 use xenolog_engine::games::dimx::{DimX, DimxCommand, DimxConfig};
 use xenolog_engine::{Actor, Game, RuleErrorKind};
 
@@ -705,6 +705,68 @@ fn variant_the_kayotz_player_breaks_ties_of_hex_and_target() {
     assert_eq!(fired_at(&ev), vec!["MS1"]);
 }
 
+/// Variant (review16 NOTE 3): an `activate`'s `target` and `hex` only break
+/// the ties of the step the unit acts in. One the unit's step or state does
+/// not use is refused in words that name what was given and why it does not
+/// apply, and nothing is recorded (before rules version 6 it was accepted,
+/// ignored, and worded in the log). `legal` offers none of them: the bare
+/// `activate` is the only command it lists for the unit, and it is taken.
+#[test]
+fn variant_activate_refuses_a_target_or_hex_its_step_does_not_use() {
+    let cases = [
+        (
+            "kayotz K1 at 231\ncup barrage_odd",
+            r#"{"activate":{"unit":"K1","hex":999}}"#,
+            "hex 999 given for Kay'otz #1, which takes no hex: it fires where it stands",
+        ),
+        (
+            "kayotz K1 at 231\ncup barrage_odd",
+            r#"{"activate":{"unit":"K1","target":"MS1","hex":224}}"#,
+            "hex 224 given for Kay'otz #1, which takes no hex",
+        ),
+        (
+            "kayotz K1 at 231 dormant\ncup rush_1_4",
+            r#"{"activate":{"unit":"K1","target":"NOBODY","hex":5}}"#,
+            "target NOBODY and hex 5 given for Kay'otz #1, which takes no target or hex: \
+             it is Dormant",
+        ),
+        (
+            "kayotz K1 at 231\ncup warp_1_8",
+            r#"{"activate":{"unit":"K1","hex":231}}"#,
+            "hex 231 given for Kay'otz #1, which takes no target or hex: it warps to a random hex",
+        ),
+        (
+            "kayotz K1 at 231\nmarine MS2 at 111 paralyzed\ncup rush_1_4",
+            r#"{"activate":{"unit":"K1","hex":224}}"#,
+            "hex 224 given for Kay'otz #1, which takes no target or hex: there is no Active \
+             Marine unit",
+        ),
+    ];
+    for (lines, given, words) in cases {
+        // MS1 stands on the map unless the case paralyzes every Marine
+        let lines = if lines.contains("paralyzed") {
+            lines.replace("MS2", "MS1")
+        } else {
+            format!("marine MS1 at 225\n{lines}")
+        };
+        let mut b = battle_seeded(&alpha(&lines), 1, true);
+        play(&mut b, END_PHASE, &[]);
+        let (before, at) = (b.records().len(), state(&b).clone());
+        let e = try_play(&mut b, 1, given, &[]).unwrap_err();
+        assert_eq!(e.kind, RuleErrorKind::Illegal, "{given}: {e}");
+        assert!(e.message.contains(words), "{given}: {e}");
+        assert_eq!(b.records().len(), before, "{given}: nothing recorded");
+        assert!(*state(&b) == at, "{given}: the state is as it was");
+        let offered: Vec<DimxCommand> = DimX::legal(state(&b))
+            .into_iter()
+            .filter(|(a, _)| *a == Actor(1))
+            .map(|(_, c)| c)
+            .collect();
+        assert_eq!(offered, vec![cmd(&order("activate", "K1"))], "{lines}");
+        try_play(&mut b, 1, &order("activate", "K1"), &[]).unwrap();
+    }
+}
+
 /// The hexes next to `h` on Mapzone Alpha that hold no unit in `b`.
 fn free_around(b: &xenolog_engine::Session<DimX>, h: u16) -> Vec<u16> {
     let m = builtin("alpha").unwrap();
@@ -770,20 +832,158 @@ fn variant_the_kayotz_player_chooses_where_a_scattered_jump_lands() {
 }
 
 /// Variant, C.2 1: a malfunction onto a Marine unit; the Stunned marker
-/// comes first, then the Kay'otz player puts the unit next to it.
+/// is logged at once, then the Kay'otz player puts the unit next to the
+/// random hex (`movement.rs` `malfunction` says so).
 #[test]
 fn variant_the_kayotz_player_chooses_where_a_malfunctioning_jump_comes_down() {
     let mut b = battle_seeded(&alpha("marine SC1 at 111\nmarine MS1 at 231"), 1, true);
-    play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
+    let ev = play(&mut b, &jump("SC1", 225), &[1, 2, 3, 1]);
     assert_eq!(
         state(&b).marine("SC1").unwrap().condition,
-        xenolog_engine::games::dimx::units::Condition::Stunned
+        Condition::Stunned
     );
+    // the order of the log: the tie, then the marker; the landing comes
+    // with the Kay'otz player's place_unit
+    let tie = ev
+        .iter()
+        .position(|e| matches!(e, DimxEvent::TieToBreak { .. }));
+    let marker = ev
+        .iter()
+        .position(|e| matches!(e, DimxEvent::ConditionChanged { unit, .. } if unit == "SC1"));
+    assert!(tie.is_some() && marker > tie, "{ev:?}");
+    assert!(!ev.iter().any(|e| matches!(e, DimxEvent::Landed { .. })));
     let ties = free_around(&b, 231);
     assert_eq!(places(&b).len(), ties.len());
     let pick = ties[1];
-    try_play(&mut b, 1, &place_unit("SC1", pick), &[]).unwrap();
+    let ev = try_play(&mut b, 1, &place_unit("SC1", pick), &[]).unwrap();
+    assert_event!(ev, DimxEvent::Landed { at, .. } if *at == pick);
     assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(pick));
+}
+
+/// The `shoot_and_scoot_jump` of a unit waiting at the map edge (E.6, C.2
+/// "Reinforcement units may jump in from off-map"): the position review16
+/// tried. The Marine Squad at 225 and the Kay'otz unit at 251 stand beside
+/// the hexes it may come down in.
+fn scoot_jump_in(unit: &str, to: u16) -> String {
+    format!(r#"{{"shoot_and_scoot_jump":{{"unit":"{unit}","to":{to}}}}}"#)
+}
+const OFF_MAP: &str = "marine SC1 waiting\nmarine MS1 at 225\nkayotz K1 at 251";
+
+/// Then: the Shoot and Scoot of `unit` is still open with its move done and
+/// its fire to come.
+fn scoot_open_to_fire(b: &xenolog_engine::Session<DimX>, unit: &str) -> bool {
+    matches!(
+        &state(b).phase,
+        Phase::MarineAction {
+            partial: Some(Partial::ShootAndScoot { unit: u, moved: true, fired: false })
+        } if u == unit
+    )
+}
+
+/// Variant with C.1 b and C.2: "The unit may conduct all its movement first
+/// and then perform Combat". A Shoot and Scoot jump in from off the map that
+/// scatters (a 3, -1 Shoot and Scoot: 2) onto hexes the Kay'otz player must
+/// choose among is in the air, not gone: its action stays open while it is
+/// put down, and then it fires with the -1 (rules version 6; before, its
+/// action ended before it landed and the fire was refused as "has already
+/// acted"). In solitaire the same jump lands at once and fires too.
+#[test]
+fn variant_a_shoot_and_scoot_jump_in_from_off_the_map_that_scatters_may_still_fire() {
+    let mut b = battle_seeded(&alpha(OFF_MAP), 1, true);
+    let ev = play(&mut b, &scoot_jump_in("SC1", 244), &[3]);
+    assert_event!(ev, DimxEvent::TieToBreak { unit, .. } if unit == "SC1");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, DimxEvent::ActionFinished { .. })),
+        "the action is not over while the unit is in the air: {ev:?}"
+    );
+    assert!(scoot_open_to_fire(&b, "SC1"));
+    assert_eq!(state(&b).marine("SC1").unwrap().place, Place::Waiting);
+    // the Kay'otz player is asked about the Marine unit, by its name
+    let asked = DimX::asked(state(&b));
+    assert_eq!(asked.len(), 1);
+    assert_eq!(
+        (asked[0].seat, asked[0].what.as_str()),
+        (Actor(1), "break a tie: choose where Scout SC1 goes")
+    );
+    let ties: Vec<u16> = places(&b).into_iter().map(|(_, h)| h).collect();
+    assert_eq!(ties, free_around(&b, 244));
+    // the Kay'otz player puts it beside K1, not where solitaire would (the
+    // highest-numbered hex)
+    assert!(
+        ties.len() > 1 && ties[0] != 226 && ties.contains(&226),
+        "{ties:?}"
+    );
+    try_play(&mut b, 1, &place_unit("SC1", 226), &[]).unwrap();
+    assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(226));
+    assert!(scoot_open_to_fire(&b, "SC1"), "still open once it is down");
+    assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)));
+    assert!(is_legal(&b, &scoot_fire("SC1", "K1")));
+    let ev = play(&mut b, &scoot_fire("SC1", "K1"), &[6, 6, 6]);
+    assert_event!(
+        ev,
+        DimxEvent::Fired { shooter, mods, dice, .. }
+            if shooter == "SC1"
+                && mods.iter().any(|m| m.why == ModWhy::ShootAndScoot && m.value == -1)
+                && dice.len() == 3,
+        "CF 3, -1 Shoot and Scoot, +1 adjacent: {ev:?}"
+    );
+    assert_event!(ev, DimxEvent::ActionFinished { unit, .. } if unit == "SC1");
+    assert!(state(&b).marine("SC1").unwrap().acted);
+    // solitaire: no question, the highest-numbered hex, and the fire follows
+    let mut b = battle(&alpha(OFF_MAP));
+    play(&mut b, &scoot_jump_in("SC1", 244), &[3]);
+    assert_eq!(state(&b).marine("SC1").unwrap().on_map(), Some(ties[0]));
+    assert!(scoot_open_to_fire(&b, "SC1"));
+    assert!(is_legal(&b, &scoot_fire("SC1", "K1")));
+}
+
+/// The same for a malfunction (C.2 1: a net 0 is read as 1, assumption 22)
+/// whose random hex 225 holds a Marine unit: the jumper gets its Stunned
+/// marker, the Kay'otz player puts it beside 225, and it fires with -1 for
+/// Shoot and Scoot and -1 for Stunned (D.3 a, b).
+#[test]
+fn variant_a_shoot_and_scoot_jump_in_from_off_the_map_that_malfunctions_onto_a_unit_may_still_fire()
+{
+    let mut b = battle_seeded(&alpha(OFF_MAP), 1, true);
+    let ev = play(&mut b, &scoot_jump_in("SC1", 244), &[1, 2, 2, 5]);
+    assert_event!(ev, DimxEvent::RandomHex { hex: 225, .. });
+    assert_event!(ev, DimxEvent::TieToBreak { unit, .. } if unit == "SC1");
+    assert!(scoot_open_to_fire(&b, "SC1"), "{ev:?}");
+    let ties: Vec<u16> = places(&b).into_iter().map(|(_, h)| h).collect();
+    assert_eq!(ties, free_around(&b, 225));
+    assert!(ties.contains(&226), "{ties:?}");
+    try_play(&mut b, 1, &place_unit("SC1", 226), &[]).unwrap();
+    let m = state(&b).marine("SC1").unwrap();
+    assert_eq!((m.on_map(), m.condition), (Some(226), Condition::Stunned));
+    let ev = play(&mut b, &scoot_fire("SC1", "K1"), &[6, 6]);
+    assert_event!(
+        ev,
+        DimxEvent::Fired { shooter, mods, dice, .. }
+            if shooter == "SC1"
+                && mods.iter().any(|m| m.why == ModWhy::ShootAndScoot)
+                && mods.iter().any(|m| m.why == ModWhy::Stunned)
+                && dice.len() == 2,
+        "CF 3, -1 Shoot and Scoot, -1 Stunned, +1 adjacent: {ev:?}"
+    );
+    assert_event!(ev, DimxEvent::ActionFinished { unit, .. } if unit == "SC1");
+}
+
+/// C.1 b (rules version 3) still holds in the variant: a Shoot and Scoot
+/// jump in from off the map whose malfunction lands on an Active alien
+/// ends with the unit, with no tie to break and nothing left to fire.
+#[test]
+fn variant_a_shoot_and_scoot_jump_in_eliminated_on_landing_ends_its_action() {
+    let mut b = battle_seeded(&alpha(OFF_MAP), 1, true);
+    let ev = play(&mut b, &scoot_jump_in("SC1", 244), &[1, 2, 5, 1]);
+    assert_event!(ev, DimxEvent::MarineEliminated { unit, .. } if unit == "SC1");
+    assert!(state(&b).placing.is_none());
+    assert_event!(ev, DimxEvent::ActionFinished { unit, .. } if unit == "SC1");
+    assert!(matches!(
+        state(&b).phase,
+        Phase::MarineAction { partial: None }
+    ));
+    assert_eq!(DimX::to_move(state(&b)), Some(Actor(0)));
 }
 
 /// Variant, D.6 3: a Kay'otz unit beamed onto another alien goes where the

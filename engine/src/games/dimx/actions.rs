@@ -159,8 +159,13 @@ pub fn asked(s: &DimxState) -> Vec<crate::game::Ask> {
     let Some(seat) = to_move(s) else {
         return Vec::new();
     };
-    let what = if s.placing.is_some() {
-        "break a tie: choose where the Kay'otz unit goes"
+    // the unit waiting to be put down may be a Marine unit (a jump that
+    // scattered or malfunctioned): it is named, never called a Kay'otz unit
+    let what = if let Some(p) = &s.placing {
+        format!(
+            "break a tie: choose where {} goes",
+            super::rules::title_of(s, &p.unit)
+        )
     } else {
         match &s.phase {
             Phase::MarineAction { .. } => "activate a unit, or end the Marine Action Phase",
@@ -171,11 +176,9 @@ pub fn asked(s: &DimxState) -> Vec<crate::game::Ask> {
             Phase::Kayotz { .. } => "activate the Kay'otz units the chit names",
             Phase::Activated | Phase::Over { .. } => "",
         }
+        .to_owned()
     };
-    vec![crate::game::Ask {
-        seat,
-        what: what.to_owned(),
-    }]
+    vec![crate::game::Ask { seat, what }]
 }
 
 /// The seat that plays a side.
@@ -361,7 +364,10 @@ fn marine_phase(
 /// The action of a unit that left the map half-way through it (eliminated
 /// by its own malfunctioning jump, say) ends with it, so it blocks no other
 /// unit (rules version 3; before, a `finish_action` for the unit no longer
-/// on the map was needed).
+/// on the map was needed). A unit jumping in from off the map whose landing
+/// the Kay'otz player is still to choose (variant, `placing`) is not gone:
+/// it is in the air, and once put down it may still fire (C.1 b; rules
+/// version 6, before which its action ended before it landed).
 fn end_action_of_a_unit_gone(ctx: &mut Ctx) {
     let Phase::MarineAction {
         partial: Some(Partial::ShootAndScoot { unit, .. }),
@@ -369,7 +375,8 @@ fn end_action_of_a_unit_gone(ctx: &mut Ctx) {
     else {
         return;
     };
-    if ctx.marine(unit).is_some_and(|m| m.on_map().is_some()) {
+    let being_placed = ctx.s.placing.as_ref().is_some_and(|p| p.unit == *unit);
+    if being_placed || ctx.marine(unit).is_some_and(|m| m.on_map().is_some()) {
         return;
     }
     let unit = unit.clone();

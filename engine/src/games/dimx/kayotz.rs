@@ -184,6 +184,84 @@ pub fn choices(s: &DimxState, map: &Map, alien: &str) -> Vec<Choice> {
     out
 }
 
+/// Variant: an `activate`'s `target` and `hex` only break the ties of the
+/// step the unit acts in. One the unit's state or step does not use is
+/// refused in words, naming what was given and why it does not apply
+/// (`choices`, and so `legal`, never offers one), so nothing unused is
+/// recorded with the command.
+fn refuse_unused(
+    s: &DimxState,
+    map: &Map,
+    a: &super::units::Alien,
+    st: Step,
+    choice: &Choice,
+) -> Result<(), RuleError> {
+    if choice.target.is_none() && choice.hex.is_none() {
+        return Ok(());
+    }
+    // (the target unused, the hex unused, why)
+    let (no_target, no_hex, why) = if a.on_map().is_none() {
+        (true, true, "it is not on the map, so it does nothing")
+    } else if s.woke.contains(&a.id) {
+        (
+            true,
+            true,
+            "a chit flipped it to Active this turn and it does nothing else that turn (C.3)",
+        )
+    } else if a.dormant {
+        (
+            true,
+            true,
+            "it is Dormant, and a chit that activates it only flips it back to Active (C.3)",
+        )
+    } else {
+        match st {
+            Step::Warp(_) => (
+                true,
+                true,
+                "it warps to a random hex: the dice decide, there is no choice to make",
+            ),
+            Step::Rush(_) | Step::Advance(..) if target_ties(s, map, &a.id, false).is_empty() => (
+                true,
+                true,
+                "there is no Active Marine unit for it to go for, so it neither moves nor fires",
+            ),
+            Step::Fire(_) if target_ties(s, map, &a.id, true).is_empty() => {
+                (true, true, "there is no Active Marine unit it can fire at")
+            }
+            Step::Fire(_) => (
+                false,
+                true,
+                "it fires where it stands: a Fire step moves no unit",
+            ),
+            _ => (false, false, ""),
+        }
+    };
+    let given: Vec<String> = [
+        choice
+            .target
+            .as_ref()
+            .filter(|_| no_target)
+            .map(|t| format!("target {t}")),
+        choice.hex.filter(|_| no_hex).map(|h| format!("hex {h}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(RuleError::illegal(
+        "two-player variant",
+        format!(
+            "{} given for {}, which takes no {}: {why}",
+            given.join(" and "),
+            a.title(),
+            if no_target { "target or hex" } else { "hex" }
+        ),
+    ))
+}
+
 fn pick_tie<T: Clone + PartialEq + std::fmt::Display>(
     ties: &[T],
     chosen: &Option<T>,
@@ -402,12 +480,7 @@ pub fn act(ctx: &mut Ctx, alien: &str, choice: &Choice) -> Result<(), RuleError>
     };
     let a = ctx.alien_for("F", alien)?;
     let (id, name) = (String::from(&a.id), a.title());
-    if matches!(st, Step::Warp(_)) && (choice.target.is_some() || choice.hex.is_some()) {
-        return Err(RuleError::illegal(
-            "two-player variant",
-            "a warping unit has no choice to make: the dice decide",
-        ));
-    }
+    refuse_unused(&ctx.s, ctx.map, &a, st, choice)?;
     ctx.emit(DimxEvent::AlienTurn {
         unit: id.clone(),
         name: name.clone(),

@@ -197,7 +197,11 @@ impl Game for DimX {
     /// two-player variant a chit's Summon to random hexes waits for the
     /// Kay'otz player's `roll_for_aliens`; a Special Ops unit that
     /// malfunctions onto the Monolith it alone shut down is eliminated (review8).
-    const RULES_VERSION: u32 = 5;
+    /// 6: in the two-player variant, a Shoot and Scoot jump in from off the
+    /// map whose landing the Kay'otz player chooses keeps its fire (C.1 b);
+    /// `activate` refuses a `target` or `hex` the unit's step does not use
+    /// (review16).
+    const RULES_VERSION: u32 = 6;
 
     fn options() -> Vec<crate::game::GameOption> {
         vec![

@@ -435,10 +435,13 @@ fn malfunction(ctx: &mut Ctx, m: &Marine) -> Result<(), RuleError> {
             how: Landing::Malfunction,
         });
     }
-    // "place the jumping unit into that hex and give it a Stunned marker",
-    // once it is down (rules version 3; before, the marker came first in
-    // the log); assumed: a Stunned unit given another Stunned marker
-    // becomes Paralyzed, as in D.10
+    // "place the jumping unit into that hex and give it a Stunned marker":
+    // logged after the landing when the unit comes down at once (rules
+    // version 3; before, the marker came first in the log). When the
+    // Kay'otz player is to choose where it comes down (variant), the marker
+    // is logged here, before the `place_unit` that puts it down; the unit
+    // carries it either way. Assumed: a Stunned unit given another Stunned
+    // marker becomes Paralyzed, as in D.10
     ctx.emit(DimxEvent::ConditionChanged {
         kind: ctx.kind_of(&m.id),
         unit: String::from(&m.id),
