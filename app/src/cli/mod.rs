@@ -259,7 +259,7 @@ impl Moment {
             Some(t) => parse_at(b.as_ref(), t)?,
             None => b.cursor(),
         };
-        let viewer = self.view.viewer(&*b)?;
+        let viewer = self.view.viewer(&*b, true)?;
         Ok((b, at_id, viewer))
     }
 }
@@ -275,10 +275,23 @@ struct ViewArg {
 }
 
 impl ViewArg {
-    fn viewer(&self, b: &dyn Battle) -> Out<Viewer> {
+    /// The viewer asked for; `whole`: the whole state or board is shown
+    /// (`state`, `picture`), not entries or commands.
+    fn viewer(&self, b: &dyn Battle, whole: bool) -> Out<Viewer> {
         let seats = b.seats();
         let Some(asked) = self.seat.as_deref().map(str::trim) else {
-            if b.outcome().is_none() && b.hides_information() {
+            // `log` and `legal` say it only where one seat could read what
+            // another may not (a hand): what a game hides from every seat
+            // alike (Dimension X's face-down chits) no entry or command
+            // names, and a solo player was told it on every `log` and
+            // `legal` (session 22's new user). A whole state or picture
+            // shows that too: said whenever something is hidden.
+            let hidden = if whole {
+                b.hides_information()
+            } else {
+                b.seats_see_differently()
+            };
+            if b.outcome().is_none() && hidden {
                 eprintln!(
                     "note: showing what every seat may see, hidden information included; \
                      use --as SEAT to see one seat's view"
@@ -829,7 +842,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Legal { at, view, json } => {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
-            let viewer = view.viewer(&*b)?;
+            let viewer = view.viewer(&*b, false)?;
             // Each command keeps its number in the whole list (from 1), the
             // one `play --pick N` takes, with --as too (session 21: --as
             // numbered one seat's commands afresh, and `--pick` gave
@@ -1389,7 +1402,7 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
 fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     let c = open_ro(&at.file)?;
     let b = load(&c, at.battle)?;
-    let viewer = view.viewer(&*b)?;
+    let viewer = view.viewer(&*b, false)?;
     let line_ids = b.path_to(b.head(b.current_branch()));
     let cursor = b.cursor();
     let mut during = b.flow_at(None);
