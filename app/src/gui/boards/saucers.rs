@@ -17,6 +17,7 @@ use xenolog_engine::{Actor, Battle, LegalCommand, Viewer};
 
 use super::{BoardClick, BoardUi, Prompt, at_head};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
+use crate::gui::view::BattleView;
 
 /// The board UI of Night of the Saucers.
 pub struct SaucersBoard;
@@ -258,10 +259,11 @@ impl BoardUi for SaucersBoard {
         &self,
         ui: &mut egui::Ui,
         battle: &dyn Battle,
-        viewer: Viewer,
+        view: &BattleView,
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
+        let viewer = view.viewer;
         let Some(seen) = super::seen_at::<Saucers>(battle, viewer) else {
             return;
         };
