@@ -919,3 +919,54 @@ fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
     ));
     shot(&mut h, "saucers_offer_waiting");
 }
+
+/// Session 22's new user, noticed and left: at 1024x700 the sample's
+/// Saucers board opened centred on its tiles, taller than the view, so row
+/// 1 was cut and the camera buttons sat over the "Missions completed" line.
+/// At 1024x700 and 1360x860 the buttons cover none of the board's writing
+/// and row 1's tiles are in view; the viewing seat's hand in the side panel
+/// is reached by scrolling it.
+#[test]
+fn at_1024x700_the_camera_buttons_cover_no_writing_and_the_hand_is_reached() {
+    for size in [egui::vec2(1024.0, 700.0), egui::vec2(1360.0, 860.0)] {
+        let (_dir, mut h) = super::views::sample_at(size);
+        super::views::open_game(&mut h, "saucers");
+        h.run();
+        let board = h.get_by_label(super::support::BOARD).rect();
+        let buttons: Vec<egui::Rect> = ["Zoom in", "Zoom out", "Back to the opening view"]
+            .iter()
+            .map(|l| h.get_by_label(l).rect())
+            .collect();
+        let ob = h.state().open.as_ref().unwrap();
+        let x = Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let mut writing = 0;
+        for i in &ob.view.scene.items {
+            let Shape::Text { text, .. } = &i.shape else {
+                continue;
+            };
+            let r = crate::gui::board::screen_rect(i, &x);
+            if !board.intersects(r) {
+                continue;
+            }
+            writing += 1;
+            for b in &buttons {
+                assert!(
+                    !b.intersects(r),
+                    "{size:?}: a camera button at {b:?} covers {text:?} at {r:?}"
+                );
+            }
+        }
+        assert!(writing > 10, "{size:?}: the board's writing is in view");
+        for tile in ["tile:A1", "tile:F1"] {
+            let item = ob.view.scene.find(tile).unwrap();
+            let r = crate::gui::board::screen_rect(item, &x);
+            assert!(board.contains_rect(r), "{size:?}: {tile} at {r:?} is in view");
+        }
+        let hand = h.get_by_label_contains("Hand of ");
+        hand.scroll_to_me();
+        h.run();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
+        let r = h.get_by_label_contains("Hand of ").rect();
+        assert!(window.contains_rect(r), "{size:?}: the hand's heading at {r:?}");
+    }
+}
