@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use xenolog_engine::fair::{self, Bytes32};
-use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
+use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
 pub mod campaign;
@@ -1272,7 +1272,7 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
     let entered = c.summary(at.battle)?.dice_mode == DiceMode::Entered;
     let mut played = 0;
     while played < steps {
-        let legal = b.legal();
+        let legal = waited_for(b.as_ref());
         if legal.is_empty() {
             break;
         }
@@ -1299,6 +1299,25 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
         }
     }
     autoplayed(played, b.outcome().map(|o| o.summary), json, out)
+}
+
+/// The commands a bot playing every seat chooses from: those of the first
+/// seat asked that has any, the seat the game waits for. Another seat asked
+/// meanwhile may only act on what it set waiting (Night of the Saucers: the
+/// offering seat may withdraw its swap while the game waits for the answer);
+/// a bot that took its commands too could withdraw an offer the moment it
+/// was made (session 22), which no player waiting for an answer does.
+fn waited_for(b: &dyn Battle) -> Vec<LegalCommand> {
+    let mut legal = b.legal();
+    let first = b
+        .asked()
+        .iter()
+        .map(|a| a.seat)
+        .find(|s| legal.iter().any(|l| l.actor == *s));
+    if let Some(seat) = first {
+        legal.retain(|l| l.actor == seat);
+    }
+    legal
 }
 
 /// What `autoplay` says at the end, on a file or over a server: how many
