@@ -960,13 +960,19 @@ fn at_1024x700_the_camera_buttons_cover_no_writing_and_the_hand_is_reached() {
         for tile in ["tile:A1", "tile:F1"] {
             let item = ob.view.scene.find(tile).unwrap();
             let r = crate::gui::board::screen_rect(item, &x);
-            assert!(board.contains_rect(r), "{size:?}: {tile} at {r:?} is in view");
+            assert!(
+                board.contains_rect(r),
+                "{size:?}: {tile} at {r:?} is in view"
+            );
         }
         let hand = h.get_by_label_contains("Hand of ");
         hand.scroll_to_me();
         h.run();
         let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
         let r = h.get_by_label_contains("Hand of ").rect();
-        assert!(window.contains_rect(r), "{size:?}: the hand's heading at {r:?}");
+        assert!(
+            window.contains_rect(r),
+            "{size:?}: the hand's heading at {r:?}"
+        );
     }
 }
