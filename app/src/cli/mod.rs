@@ -1301,21 +1301,18 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
     autoplayed(played, b.outcome().map(|o| o.summary), json, out)
 }
 
-/// The commands a bot playing every seat chooses from: those of the first
-/// seat asked that has any, the seat the game waits for. Another seat asked
-/// meanwhile may only act on what it set waiting (Night of the Saucers: the
-/// offering seat may withdraw its swap while the game waits for the answer);
-/// a bot that took its commands too could withdraw an offer the moment it
-/// was made (session 22), which no player waiting for an answer does.
+/// The commands a bot playing every seat chooses from: those of the seats
+/// the game waits for ([`Battle::waited_for`]), when they have any. A seat
+/// asked meanwhile may only take back what it set waiting (Night of the
+/// Saucers: the offering seat may withdraw its swap while the game waits
+/// for the answer); a bot that took its commands too could withdraw an
+/// offer the moment it was made (session 22), which no player waiting for
+/// an answer does.
 fn waited_for(b: &dyn Battle) -> Vec<LegalCommand> {
     let mut legal = b.legal();
-    let first = b
-        .asked()
-        .iter()
-        .map(|a| a.seat)
-        .find(|s| legal.iter().any(|l| l.actor == *s));
-    if let Some(seat) = first {
-        legal.retain(|l| l.actor == seat);
+    let waited = b.waited_for();
+    if legal.iter().any(|l| waited.contains(&l.actor)) {
+        legal.retain(|l| waited.contains(&l.actor));
     }
     legal
 }

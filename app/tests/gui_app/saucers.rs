@@ -976,3 +976,58 @@ fn at_1024x700_the_camera_buttons_cover_no_writing_and_the_hand_is_reached() {
         );
     }
 }
+
+/// Session 22's closing note, decided: at one screen (hot-seat) a swap
+/// offer passes the screen to the answering seat, which accepts or
+/// declines; the offering seat's Withdraw (for a seat whose answering
+/// player is away, a club's case) is never asked for there, and the
+/// answering seat is not offered it. Answered, the screen goes back to
+/// the offering seat, its turn going on.
+#[test]
+fn at_one_screen_a_swap_offer_passes_the_screen_to_the_answer_and_back() {
+    // Hands hidden: a swap taking from another gang is an offer, and the
+    // seats see differently, so one screen has a curtain.
+    let config = json!({ "players": 2, "hidden_hands": true });
+    let takes = |c: &Value| {
+        c.get("swap").is_some_and(|w| {
+            w["take"]
+                .as_object()
+                .is_some_and(|t| t.values().any(|v| v.as_u64().unwrap_or(0) > 0))
+                || w["take_cards"].as_array().is_some_and(|a| !a.is_empty())
+        })
+    };
+    let (seed, swap) = seed_where(&config, 0, takes);
+    let mut h = battle(seed, config, DiceMode::Rolled);
+    assign_missions(&mut h);
+    let name = |h: &Harness<'_, App>, seat: u8| {
+        h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .battle
+            .actor_name(Actor(seat))
+    };
+    let (offerer, answerer) = (name(&h, 0), name(&h, 1));
+    let curtain = |who: &str| format!("I am {who}: show my view");
+    if h.query_by_label(&curtain(&offerer)).is_some() {
+        click(&mut h, &curtain(&offerer));
+    }
+    play(&mut h, 0, swap.command.clone());
+    assert!(st(&h).offer.is_some(), "an offer waits");
+    h.get_by_label(&curtain(&answerer));
+    assert!(h.query_by_label(BOARD).is_none(), "behind the curtain");
+    click(&mut h, &curtain(&answerer));
+    let theirs = legal(&h);
+    assert!(theirs.iter().all(|c| c.actor == Actor(1)), "{theirs:?}");
+    assert!(
+        theirs
+            .iter()
+            .any(|c| c.command == json!({"answer": {"accept": true}})),
+        "{theirs:?}"
+    );
+    assert!(!theirs.iter().any(|c| c.command == json!("withdraw")));
+    h.get_by_label("You answer it: accept or decline, with the buttons above.");
+    play(&mut h, 1, json!({"answer": {"accept": false}}));
+    assert!(st(&h).offer.is_none());
+    h.get_by_label(&curtain(&offerer));
+}
