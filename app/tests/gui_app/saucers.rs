@@ -820,16 +820,11 @@ fn an_attack_cards_range_is_drawn_as_a_grid_in_the_side_panel() {
     shot(&mut h, "saucers_attack_range");
 }
 
-/// Session 21's list, item 7: while a swap offered to another seat waits for
-/// its answer, the side panel says so: what is offered and who answers; the
-/// answering seat's choices are buttons, as any command the rules give it
-/// (so is the offerer's withdrawal, where the rules give one); the seat
-/// that offered is told it waits (in a club battle, for the server to ask
-/// the other player).
-#[test]
-fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
-    // Hands hidden: a swap that takes from another gang is offered, not
-    // made (assumption 18); the gangs start on one tile.
+/// A battle with hidden hands whose missions are given and whose first
+/// seat may offer a swap taking from the second (assumption 18: a swap
+/// that takes from another gang is offered, not made; the gangs start on
+/// one tile), and that swap.
+fn offer_ready() -> (Harness<'static, App>, xenolog_engine::LegalCommand) {
     let config = json!({ "players": 2, "hidden_hands": true });
     let takes = |c: &Value| {
         c.get("swap").is_some_and(|w| {
@@ -842,6 +837,18 @@ fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
     let (seed, swap) = seed_where(&config, 0, takes);
     let mut h = battle(seed, config, DiceMode::Rolled);
     assign_missions(&mut h);
+    (h, swap)
+}
+
+/// Session 21's list, item 7: while a swap offered to another seat waits for
+/// its answer, the side panel says so: what is offered and who answers; the
+/// answering seat's choices are buttons, as any command the rules give it
+/// (so is the offerer's withdrawal, where the rules give one); the seat
+/// that offered is told it waits (in a club battle, for the server to ask
+/// the other player).
+#[test]
+fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
+    let (mut h, swap) = offer_ready();
     let s = st(&h);
     let name = |seat: u8| xenolog_engine::games::saucers::rules::seat_label(&s, seat);
     play(&mut h, 0, swap.command.clone());
@@ -985,20 +992,7 @@ fn at_1024x700_the_camera_buttons_cover_no_writing_and_the_hand_is_reached() {
 /// the offering seat, its turn going on.
 #[test]
 fn at_one_screen_a_swap_offer_passes_the_screen_to_the_answer_and_back() {
-    // Hands hidden: a swap taking from another gang is an offer, and the
-    // seats see differently, so one screen has a curtain.
-    let config = json!({ "players": 2, "hidden_hands": true });
-    let takes = |c: &Value| {
-        c.get("swap").is_some_and(|w| {
-            w["take"]
-                .as_object()
-                .is_some_and(|t| t.values().any(|v| v.as_u64().unwrap_or(0) > 0))
-                || w["take_cards"].as_array().is_some_and(|a| !a.is_empty())
-        })
-    };
-    let (seed, swap) = seed_where(&config, 0, takes);
-    let mut h = battle(seed, config, DiceMode::Rolled);
-    assign_missions(&mut h);
+    let (mut h, swap) = offer_ready();
     let name = |h: &Harness<'_, App>, seat: u8| {
         h.state()
             .open
