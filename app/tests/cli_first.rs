@@ -278,3 +278,47 @@ fn help_getting_started_prints_the_page_the_app_shows() {
     let help = support::ok(&xenolog(&["--help"]));
     assert_says_all(&help, &["`xenolog help getting-started`"]);
 }
+
+/// Session 22's new user, noticed and left: `log` and `legal` of a solo
+/// Dimension X battle printed "hidden information included" every time,
+/// though no seat holds anything the other may not read (its face-down
+/// chits are hidden from both alike). Said only where another seat could
+/// read it: a Night of the Saucers gang warfare, whose hands are each gang's
+/// own (the co-operative game plays with open hands).
+#[test]
+fn log_and_legal_of_solo_dimension_x_say_nothing_of_hidden_information_saucers_do() {
+    let c = Camp::new();
+    let dimx = c.start_battle(&["--game", "dimx", "--seed", "3"]);
+    support::ok(&xenolog(&["play", c.f(), "--battle", &dimx, "--pick", "1"]));
+    let saucers = c.start_battle(&[
+        "--game",
+        "saucers",
+        "--seed",
+        "3",
+        "--option",
+        "variant=gang_warfare",
+    ]);
+    // The deal: each gang holds a hand from here.
+    support::ok(&xenolog(&[
+        "play",
+        c.f(),
+        "--battle",
+        &saucers,
+        "--pick",
+        "1",
+    ]));
+    for verb in ["log", "legal"] {
+        let o = xenolog(&[verb, c.f(), "--battle", &dimx]);
+        assert!(!support::ok(&o).is_empty(), "{verb} printed its lines");
+        assert!(
+            !stderr(&o).contains("hidden information"),
+            "{verb} of a solo Dimension X battle: {}",
+            stderr(&o)
+        );
+        let o = xenolog(&[verb, c.f(), "--battle", &saucers]);
+        support::assert_stderr_says(&o, "hidden information included");
+    }
+    // The whole state shows the face-down chits: said there.
+    let o = xenolog(&["state", c.f(), "--battle", &dimx]);
+    support::assert_stderr_says(&o, "hidden information included");
+}

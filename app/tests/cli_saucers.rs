@@ -275,3 +275,32 @@ fn a_position_file_is_a_scenario_file_to_start_from() {
     assert_eq!(o.status.code(), Some(2));
     assert_stderr_says(&o, "position line 1");
 }
+
+/// Session 22's closing note: the local bot (`autoplay`, the soaks) took
+/// every seat's commands alike, so while a swap offer waited for its
+/// answer it could withdraw the offer at once, which no player waiting for
+/// an answer does. It plays the seat the game waits for (the first asked):
+/// every offer of a gang-warfare soak is answered, none withdrawn, and the
+/// battles end.
+#[test]
+fn autoplay_answers_every_swap_offer_and_withdraws_none() {
+    let c = Camp::new();
+    let mut offers = 0;
+    for seed in ["4", "6"] {
+        let id = c.saucers(seed, &["players=4", "variant=gang_warfare"]);
+        let o = c.autoplay_seeded(&id, "5000", seed);
+        assert_says_all(&o, &["the battle is over"]);
+        let log = c.on_battle("log", &id, &[]);
+        let offered = log.matches(" a swap: ").count();
+        let answered = log
+            .lines()
+            .filter(|l| l.contains("the swap offered by") && l.trim_start().starts_with("- "))
+            .count();
+        assert_eq!(offered, answered, "every offer answered:\n{log}");
+        assert!(!log.contains("withdraw the swap"), "none withdrawn:\n{log}");
+        offers += offered;
+    }
+    assert!(offers >= 2, "the soaks made offers: {offers}");
+    let v = ok(&xenolog(&["verify", c.f()]));
+    assert_eq!(v.matches("replay exactly").count(), 2, "{v}");
+}

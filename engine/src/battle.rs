@@ -138,6 +138,9 @@ pub trait Battle: Send {
     /// curtain may show that seat (its own hidden cards' asks, none that
     /// another seat's hidden cards make). [`Viewer::All`] is [`Battle::asked`].
     fn asked_as(&self, viewer: Viewer) -> Vec<Ask>;
+    /// The seats asked that the battle waits for ([`Game::waits_for`]), in
+    /// the order [`Battle::asked`] gives, each once: whose turn it is.
+    fn waited_for(&self) -> Vec<Actor>;
     /// The first seat asked.
     fn to_move(&self) -> Option<Actor> {
         self.asked().first().map(|a| a.seat)
@@ -297,6 +300,18 @@ impl<G: Game> Session<G> {
     }
 }
 
+/// The seats of `asked` that the battle waits for in `state`, each once
+/// (the game's own step, [`Actor::SYSTEM`], always).
+pub(crate) fn waited_for<G: Game>(state: &G::State, asked: Vec<Ask>) -> Vec<Actor> {
+    let mut out: Vec<Actor> = Vec::new();
+    for a in asked {
+        if (a.seat == Actor::SYSTEM || G::waits_for(state, a.seat)) && !out.contains(&a.seat) {
+            out.push(a.seat);
+        }
+    }
+    out
+}
+
 impl<G: Game> Battle for Session<G> {
     fn game_id(&self) -> &'static str {
         G::ID
@@ -420,6 +435,9 @@ impl<G: Game> Battle for Session<G> {
         self.shown(None, Vec::new, || {
             G::asked(&G::view(self.state(), Actor::SYSTEM))
         })
+    }
+    fn waited_for(&self) -> Vec<Actor> {
+        waited_for::<G>(self.state(), self.asked())
     }
     fn asked_as(&self, viewer: Viewer) -> Vec<Ask> {
         match viewer {

@@ -303,6 +303,16 @@ pub trait Game: Sized + 'static {
     /// battle is over. Every command `legal` lists is given by one of them.
     fn asked(state: &Self::State) -> Vec<Ask>;
 
+    /// Whether the battle waits for `seat`, one of the seats [`Game::asked`]
+    /// lists: its answer holds the game up. A seat asked only to take back
+    /// what it set waiting on another (Night of the Saucers: the offering
+    /// seat may withdraw its swap while the answer is awaited) is not waited
+    /// for: a list names whose turn it is without it, and a bot playing it
+    /// waits. Every seat asked is waited for by default.
+    fn waits_for(_state: &Self::State, _seat: Actor) -> bool {
+        true
+    }
+
     /// The first seat asked (the one whose turn it is in a game of turns).
     fn to_move(state: &Self::State) -> Option<Actor> {
         Self::asked(state).first().map(|a| a.seat)

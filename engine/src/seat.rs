@@ -607,6 +607,9 @@ impl<G: Game> Battle for SeatBattle<G> {
     fn asked_publicly(&self) -> Vec<Ask> {
         G::asked(&G::view(self.state(), Actor::SYSTEM))
     }
+    fn waited_for(&self) -> Vec<Actor> {
+        crate::battle::waited_for::<G>(self.state(), self.asked())
+    }
     fn asked_as(&self, viewer: Viewer) -> Vec<Ask> {
         match viewer {
             Viewer::All => self.asked(),

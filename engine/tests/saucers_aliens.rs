@@ -1083,6 +1083,10 @@ fn assumed_18_the_offering_seat_may_withdraw_its_swap_the_others_learn_only_that
     assert_eq!(asked.len(), 2, "{asked:?}");
     assert_eq!(asked[1].0, 0);
     assert!(asked[1].1.contains("withdraw"), "{asked:?}");
+    // The game waits for the answer: the offering seat, asked only to
+    // withdraw, holds nothing up (a list names the answering seat's turn).
+    assert!(Saucers::waits_for(&st, Actor(1)));
+    assert!(!Saucers::waits_for(&st, Actor(0)));
     assert!(legal(&st).contains(&(Actor(0), C::Withdraw)));
     // Neither the answering seat nor a third seat may withdraw it.
     let not_theirs = refused(&mut st.clone(), 1, C::Withdraw, None, "Turn.Swap");
@@ -1113,6 +1117,7 @@ fn assumed_18_the_offering_seat_may_withdraw_its_swap_the_others_learn_only_that
     );
     let asked: Vec<u8> = Saucers::asked(&st).iter().map(|a| a.seat.0).collect();
     assert_eq!(asked.first(), Some(&0), "{asked:?}");
+    assert!(Saucers::waits_for(&st, Actor(0)), "its turn again");
     // What the others read: the withdrawal, no card.
     for seat in [1u8, 2] {
         let seen = Saucers::view_event(&ev[0], Actor(seat));

@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use xenolog_engine::fair::{self, Bytes32};
-use xenolog_engine::{Actor, Battle, EntryId, Randomness, Viewer};
+use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Viewer};
 use xenolog_saves::{BattleId, Campaign, DiceMode, SaveError};
 
 pub mod campaign;
@@ -259,7 +259,7 @@ impl Moment {
             Some(t) => parse_at(b.as_ref(), t)?,
             None => b.cursor(),
         };
-        let viewer = self.view.viewer(&*b)?;
+        let viewer = self.view.viewer(&*b, true)?;
         Ok((b, at_id, viewer))
     }
 }
@@ -275,10 +275,23 @@ struct ViewArg {
 }
 
 impl ViewArg {
-    fn viewer(&self, b: &dyn Battle) -> Out<Viewer> {
+    /// The viewer asked for; `whole`: the whole state or board is shown
+    /// (`state`, `picture`), not entries or commands.
+    fn viewer(&self, b: &dyn Battle, whole: bool) -> Out<Viewer> {
         let seats = b.seats();
         let Some(asked) = self.seat.as_deref().map(str::trim) else {
-            if b.outcome().is_none() && b.hides_information() {
+            // `log` and `legal` say it only where one seat could read what
+            // another may not (a hand): what a game hides from every seat
+            // alike (Dimension X's face-down chits) no entry or command
+            // names, and a solo player was told it on every `log` and
+            // `legal` (session 22's new user). A whole state or picture
+            // shows that too: said whenever something is hidden.
+            let hidden = if whole {
+                b.hides_information()
+            } else {
+                b.seats_see_differently()
+            };
+            if b.outcome().is_none() && hidden {
                 eprintln!(
                     "note: showing what every seat may see, hidden information included; \
                      use --as SEAT to see one seat's view"
@@ -829,7 +842,7 @@ fn run(cmd: Cmd, out: &mut dyn Write) -> Out {
         Cmd::Legal { at, view, json } => {
             let c = open_ro(&at.file)?;
             let b = load(&c, at.battle)?;
-            let viewer = view.viewer(&*b)?;
+            let viewer = view.viewer(&*b, false)?;
             // Each command keeps its number in the whole list (from 1), the
             // one `play --pick N` takes, with --as too (session 21: --as
             // numbered one seat's commands afresh, and `--pick` gave
@@ -1259,7 +1272,7 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
     let entered = c.summary(at.battle)?.dice_mode == DiceMode::Entered;
     let mut played = 0;
     while played < steps {
-        let legal = b.legal();
+        let legal = waited_for(b.as_ref());
         if legal.is_empty() {
             break;
         }
@@ -1286,6 +1299,22 @@ fn autoplay(at: BattleRef, steps: u64, seed: u64, json: bool, out: &mut dyn Writ
         }
     }
     autoplayed(played, b.outcome().map(|o| o.summary), json, out)
+}
+
+/// The commands a bot playing every seat chooses from: those of the seats
+/// the game waits for ([`Battle::waited_for`]), when they have any. A seat
+/// asked meanwhile may only take back what it set waiting (Night of the
+/// Saucers: the offering seat may withdraw its swap while the game waits
+/// for the answer); a bot that took its commands too could withdraw an
+/// offer the moment it was made (session 22), which no player waiting for
+/// an answer does.
+fn waited_for(b: &dyn Battle) -> Vec<LegalCommand> {
+    let mut legal = b.legal();
+    let waited = b.waited_for();
+    if legal.iter().any(|l| waited.contains(&l.actor)) {
+        legal.retain(|l| waited.contains(&l.actor));
+    }
+    legal
 }
 
 /// What `autoplay` says at the end, on a file or over a server: how many
@@ -1389,7 +1418,7 @@ fn branches(at: BattleRef, json: bool, out: &mut dyn Write) -> Out {
 fn log(at: BattleRef, view: &ViewArg, json: bool, out: &mut dyn Write) -> Out {
     let c = open_ro(&at.file)?;
     let b = load(&c, at.battle)?;
-    let viewer = view.viewer(&*b)?;
+    let viewer = view.viewer(&*b, false)?;
     let line_ids = b.path_to(b.head(b.current_branch()));
     let cursor = b.cursor();
     let mut during = b.flow_at(None);

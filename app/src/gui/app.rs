@@ -1798,7 +1798,7 @@ impl App {
                         ob.board.panel_ui_as(
                             ui,
                             ob.battle.as_ref(),
-                            ob.view.viewer,
+                            &ob.view,
                             self.look.selected.as_deref(),
                             commands,
                         );
@@ -1813,7 +1813,7 @@ impl App {
                         );
                         ui.separator();
                         ui.strong("Dice tray");
-                        dice_tray_ui(ui, ob.battle.as_ref(), &mut ob.view, ob.board.as_ref());
+                        dice_tray_ui(ui, ob.battle.as_ref(), &mut ob.view);
                     });
             });
         }

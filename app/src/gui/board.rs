@@ -190,11 +190,17 @@ fn opening_view(scene: &Scene, view: Rect) -> (Vec2, f32) {
             // The map at the view's left edge, so as much as there is room
             // for of what lies to its right (the hands) shows beside it.
             let left = lo[0] - margin;
-            let centre = vec2(
-                left + view.width() / 2.0 / s,
-                (lo[1] + hi[1]) / 2.0 - top / 2.0 / s,
-            );
-            return (centre, s);
+            // Taller than the view at the readable scale: its top edge kept
+            // below the camera buttons and its bottom rows a drag away
+            // (session 22: centred, it lost row 1 above the view and put
+            // Saucers' "Missions completed" line under the buttons at
+            // 1024x700).
+            let y = if th * s > view.height() - top {
+                lo[1] - margin - top / s + view.height() / 2.0 / s
+            } else {
+                (lo[1] + hi[1]) / 2.0 - top / 2.0 / s
+            };
+            return (vec2(left + view.width() / 2.0 / s, y), s);
         }
         return (vec2(w, h - top / scale) / 2.0, scale);
     };

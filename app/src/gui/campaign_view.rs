@@ -48,6 +48,12 @@ pub struct CampaignViewState {
     /// What merges set aside, in words (`campaign log`'s), read with the
     /// campaign.
     pub set_aside: Vec<String>,
+    /// The "Campaign log" fold-out's lines, newest first, read from the
+    /// file when it is first drawn open after a recomputation (it read the
+    /// database every frame while open); `None`: read it when drawn.
+    pub log: Option<Vec<String>>,
+    /// How many times the fold-out read the log (for tests).
+    pub log_reads: u64,
 }
 
 impl CampaignViewState {
@@ -103,6 +109,7 @@ pub fn refresh(st: &mut CampaignViewState, c: &Campaign) {
     if st.state.is_some() {
         return;
     }
+    st.log = None;
     match c.battle_names() {
         Ok(names) => st.names = names,
         Err(e) => st.message = format!("The campaign could not be read: {e}"),
@@ -475,21 +482,36 @@ fn body(
     }
     ui.add_space(8.0);
     ui.collapsing("Campaign log", |ui| {
-        if let Ok(log) = c.campaign_log() {
-            for e in log.iter().rev() {
-                let undone = if state.undone.contains(&e.id) {
-                    " (undone)"
-                } else {
-                    ""
-                };
-                ui.label(format!(
-                    "{}: {}{undone}",
-                    e.id,
-                    xenolog_saves::describe(&e.event, &state, &st.names)
-                ));
-            }
+        let lines = st.log.get_or_insert_with(|| {
+            st.log_reads += 1;
+            log_lines(c, &state, &st.names)
+        });
+        for line in lines.iter() {
+            ui.label(line);
         }
     });
+}
+
+/// The campaign log in words, newest first, an undone entry marked.
+fn log_lines(c: &Campaign, state: &CampaignState, names: &BattleNames) -> Vec<String> {
+    let Ok(log) = c.campaign_log() else {
+        return Vec::new();
+    };
+    log.iter()
+        .rev()
+        .map(|e| {
+            let undone = if state.undone.contains(&e.id) {
+                " (undone)"
+            } else {
+                ""
+            };
+            format!(
+                "{}: {}{undone}",
+                e.id,
+                xenolog_saves::describe(&e.event, state, names)
+            )
+        })
+        .collect()
 }
 
 /// Raise a roster: a name and one of the shipped factions (the command

@@ -559,20 +559,7 @@ impl ClubCampaign {
             if let Some(o) = battle.outcome() {
                 return format!("over: {}", o.summary);
             }
-            let asked: Vec<Actor> = battle.asked().iter().map(|a| a.seat).collect();
-            let mut names: Vec<String> = Vec::new();
-            for a in &asked {
-                let n = battle.actor_name(*a);
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-            let yours = asked.contains(&Actor(b.seat));
-            return format!(
-                "{}'s turn{}",
-                names.join(" and "),
-                if yours { " (yours)" } else { "" }
-            );
+            return turn_words(battle.as_ref(), Actor(b.seat));
         }
         match b.status["status"].as_str() {
             Some("over") => format!("over: {}", b.status["result"].as_str().unwrap_or("")),
@@ -1574,9 +1561,81 @@ fn net_loop(
     }
 }
 
+/// Whose turn it is in a seat's copy of a club battle, for the club list:
+/// the seats the game waits for, "(yours)" when `me` is one of them. A seat
+/// asked only to take back what it set waiting (a Saucers swap offer it
+/// may withdraw) is told what it may do meanwhile instead (session 22: the
+/// list read "(yours)" for the offerer too, though the game waits for the
+/// answer).
+pub fn turn_words(battle: &dyn Battle, me: Actor) -> String {
+    let waited = battle.waited_for();
+    let mut names: Vec<String> = Vec::new();
+    for a in &waited {
+        let n = battle.actor_name(*a);
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    let mine = if waited.contains(&me) {
+        " (yours)".to_owned()
+    } else {
+        battle
+            .asked()
+            .into_iter()
+            .find(|a| a.seat == me)
+            .map_or_else(String::new, |a| format!(" (you meanwhile: {})", a.what))
+    };
+    format!("{}'s turn{mine}", names.join(" and "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Session 22's closing note: while a Saucers swap offer waited for its
+    /// answer the club list read "…'s turn (yours)" for the offering seat
+    /// too. It names the seat the game waits for, "(yours)" for that seat
+    /// alone; the offering seat reads what it may do meanwhile.
+    #[test]
+    fn the_list_names_the_seat_a_swap_offer_waits_for_and_tells_the_offerer_what_it_may_do() {
+        // `autoplay --seed 4` of a four-gang warfare makes offers.
+        let config = json!({"players": 4, "variant": "gang_warfare"});
+        let mut b = xenolog_engine::games::new_battle("saucers", 4, &config).unwrap();
+        let mut bot = xenolog_engine::Randomness::new(4, 0, None);
+        b.play_due().unwrap();
+        let mut offered = None;
+        for _ in 0..2000 {
+            let waited = b.waited_for();
+            let legal: Vec<LegalCommand> = b
+                .legal()
+                .into_iter()
+                .filter(|l| waited.contains(&l.actor))
+                .collect();
+            assert!(!legal.is_empty(), "the battle goes on");
+            let pick = legal[bot.pick(legal.len())].clone();
+            let p = b.prepare_json(pick.actor, &pick.command, None).unwrap();
+            b.commit(p).unwrap();
+            b.play_due().unwrap();
+            if b.asked().len() == 2 && b.asked()[1].what.contains("withdraw") {
+                offered = Some((b.asked()[1].seat, b.asked()[0].seat));
+                break;
+            }
+        }
+        let (from, to) = offered.expect("a swap offered within 2000 commands");
+        let (offerer, answerer) = (b.actor_name(from), b.actor_name(to));
+        assert_eq!(
+            turn_words(b.as_ref(), to),
+            format!("{answerer}'s turn (yours)")
+        );
+        let theirs = turn_words(b.as_ref(), from);
+        assert!(
+            theirs.starts_with(&format!("{answerer}'s turn (you meanwhile: ")),
+            "{theirs}"
+        );
+        assert!(theirs.contains("withdraw"), "{theirs}");
+        assert!(!theirs.contains(&offerer), "{theirs}");
+        assert!(!theirs.contains("(yours)"), "{theirs}");
+    }
 
     /// A club campaign with no server behind it: what the network thread
     /// would deliver is given to `take` by hand.

@@ -524,7 +524,7 @@ pub fn entry_steps_ui(
 }
 
 /// The latest entry at or before the cursor that rolled dice.
-fn last_roll(battle: &dyn Battle, view: &mut BattleView) -> Option<(usize, EntryText)> {
+fn last_roll(battle: &dyn Battle, view: &mut BattleView) -> Option<EntryText> {
     let pos = view.pos;
     (pos.saturating_sub(DICE_LOOKBACK)..pos)
         .rev()
@@ -532,17 +532,50 @@ fn last_roll(battle: &dyn Battle, view: &mut BattleView) -> Option<(usize, Entry
             view.line
                 .text(battle, i)
                 .filter(|t| !t.dice.is_empty())
-                .map(|t| (i + 1, t.clone()))
+                .cloned()
         })
 }
 
+/// What the dice tray shows: the last roll at the cursor, how each die
+/// counted and what each roll needed, as the engine says. Worked out once
+/// for each view of the battle (a cursor move, a new entry, a take-back,
+/// another seat's eyes), not every frame (session 22's final read: the tray
+/// asked the engine for the entry's facts twice a frame).
+#[derive(Clone, Debug)]
+pub struct Tray {
+    pub entry: EntryText,
+    pub marks: Vec<DieMark>,
+    pub needs: Vec<String>,
+}
+
+impl Tray {
+    fn of(battle: &dyn Battle, view: &mut BattleView) -> Option<Tray> {
+        let entry = last_roll(battle, view)?;
+        let facts = battle.entry_facts(&[entry.id]).into_iter().next();
+        let marks = facts
+            .as_ref()
+            .map(|f| f.dice.iter().map(|d| d.mark).collect())
+            .unwrap_or_default();
+        let needs = facts.as_ref().map(roll_needs).unwrap_or_default();
+        Some(Tray {
+            entry,
+            marks,
+            needs,
+        })
+    }
+}
+
 /// The dice tray: the last roll die by die, hits marked, rolled or entered.
-pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, board: &dyn BoardUi) {
-    let Some((_, t)) = last_roll(battle, view) else {
+pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView) {
+    let Some(tray) = view.tray(|view| Tray::of(battle, view)) else {
         ui.weak("No dice rolled yet.");
         return;
     };
-    let marks = board.die_marks(battle, &t);
+    let Tray {
+        entry: t,
+        marks,
+        needs,
+    } = tray;
     ui.label(format!("{} {}", entry_label(t.id), sentence(&t.command)));
     ui.horizontal_wrapped(|ui| {
         for (k, die) in t.dice.iter().enumerate() {
@@ -552,7 +585,7 @@ pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, boa
     });
     // What each roll needed, as the engine says (session 21: Alien
     // Invasion's tray showed the study dice and not that a 6 was needed).
-    for line in roll_needs(battle, &t) {
+    for line in needs {
         ui.label(line);
     }
     let hits = marks.iter().filter(|m| **m == DieMark::Hit).count();
@@ -569,13 +602,10 @@ pub fn dice_tray_ui(ui: &mut Ui, battle: &dyn Battle, view: &mut BattleView, boa
     });
 }
 
-/// One line for each roll of the entry that needed something: "Die 2:
+/// One line for each roll of an entry that needed something: "Die 2:
 /// study die: needs 6+", "Dice 1-8: shooting dice: needs total 24 a kill
 /// (at most 2)"; nothing for a roll that needed nothing.
-pub fn roll_needs(battle: &dyn Battle, t: &EntryText) -> Vec<String> {
-    let Some(facts) = battle.entry_facts(&[t.id]).into_iter().next() else {
-        return Vec::new();
-    };
+pub fn roll_needs(facts: &xenolog_engine::moments::EntryFacts) -> Vec<String> {
     let mut out = Vec::new();
     let mut k = 0;
     while k < facts.dice.len() {

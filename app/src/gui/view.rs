@@ -8,6 +8,8 @@ use xenolog_engine::{
     Battle, BranchId, EntryId, EntryText, FlowMark, LegalCommand, Outcome, Scene, Viewer,
 };
 
+use super::side::Tray;
+
 /// Lines up to this long get every entry's turn and phase in one fold; longer
 /// ones are sampled for the timeline ticks (the table still shows every entry).
 const EXACT_TICKS: usize = 4096;
@@ -245,6 +247,10 @@ pub struct BattleView {
     /// Whose eyes it is for: everything, or one seat's view with what the
     /// others hold hidden (hot-seat behind the curtain).
     pub viewer: Viewer,
+    /// The dice tray, worked out for the rebuild it was made at.
+    tray: Option<(u64, Option<Tray>)>,
+    /// How many times the dice tray was worked out (for tests).
+    pub tray_builds: u64,
 }
 
 impl Default for BattleView {
@@ -273,7 +279,25 @@ impl BattleView {
             pos: 0,
             rebuilds: 0,
             viewer: Viewer::All,
+            tray: None,
+            tray_builds: 0,
         }
+    }
+
+    /// The dice tray of this view: `make` works it out the first time it is
+    /// asked for after a rebuild ([`BattleView::refresh`]), and it is kept
+    /// until the next.
+    pub fn tray(&mut self, make: impl FnOnce(&mut Self) -> Option<Tray>) -> Option<&Tray> {
+        if self
+            .tray
+            .as_ref()
+            .is_none_or(|(at, _)| *at != self.rebuilds)
+        {
+            let tray = make(self);
+            self.tray_builds += 1;
+            self.tray = Some((self.rebuilds, tray));
+        }
+        self.tray.as_ref().and_then(|(_, tray)| tray.as_ref())
     }
 
     /// Bring the view up to date with the battle; cheap when nothing changed.

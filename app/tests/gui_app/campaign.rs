@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use xenolog_saves::Campaign;
 
 use super::support::{app_with, click, menu, no_notices, shot, type_into, until_merged};
@@ -327,4 +327,53 @@ fn the_campaign_view_lists_what_merges_set_aside_in_the_campaign_logs_words() {
     assert!(h.query_by_label("Set aside by merges (1)").is_some());
     assert!(h.query_by_label(&words).is_some(), "{words}");
     shot(&mut h, "campaign_set_aside");
+}
+
+/// Session 22's merge30 notes: the Campaign view's "Campaign log" fold-out
+/// read the campaign's log from the file every frame while it was open. It
+/// reads it once, and again after the campaign changes: a model recruited
+/// with the fold-out open is in it at once.
+#[test]
+fn the_campaign_log_fold_out_reads_the_file_once_and_again_when_the_campaign_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = given_campaign(dir.path());
+    let mut h = campaign_view_of(&path, dir.path());
+    click(&mut h, "Campaign log");
+    // The log's lines: "N: what happened".
+    let log_lines = |h: &Harness<'_, App>| -> Vec<String> {
+        h.get_all_by_label_contains(": ")
+            .filter_map(|n| {
+                let n = n.accesskit_node();
+                n.label().or_else(|| n.value())
+            })
+            .filter(|l| {
+                l.split_once(": ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            })
+            .collect()
+    };
+    let first = log_lines(&h);
+    assert_eq!(first.len(), 2, "the two rosters raised: {first:?}");
+    let reads = |h: &Harness<'_, App>| h.state().campaign_view.log_reads;
+    let once = reads(&h);
+    assert!(once >= 1, "the fold-out read the log");
+    for _ in 0..5 {
+        h.run();
+    }
+    assert_eq!(reads(&h), once, "frames with nothing changed read nothing");
+    assert!(h.query_by_label_contains("Sgt Benton").is_none());
+    type_into(&mut h, "Name or ID code:", "Sgt Benton");
+    click(&mut h, "Recruit");
+    no_notices(&h);
+    let lines = log_lines(&h);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("3: ") && lines[0].contains("Sgt Benton"),
+        "the third campaign entry, the recruit, heads the log: {lines:?}"
+    );
+    assert!(reads(&h) > once, "read again after the change");
+    let again = reads(&h);
+    h.run();
+    h.run();
+    assert_eq!(reads(&h), again);
 }

@@ -1005,3 +1005,65 @@ fn the_dice_tray_says_what_each_roll_needed() {
         );
     }
 }
+
+/// Session 22's final read: the dice tray asked the engine for its entry's
+/// facts (what each roll needed, how each die counted) twice every frame.
+/// It works them out once for each position shown, and a move of the
+/// cursor still shows the roll there.
+#[test]
+fn the_dice_tray_works_out_its_roll_once_a_position_and_follows_the_cursor() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1360.0, 860.0));
+    super::views::open_game(&mut h, "invasion");
+    let builds = |h: &Harness<'_, App>| h.state().open.as_ref().unwrap().view.tray_builds;
+    let before = builds(&h);
+    assert!(before >= 1, "the tray was drawn");
+    for _ in 0..5 {
+        h.run();
+    }
+    assert_eq!(
+        builds(&h),
+        before,
+        "frames with nothing changed work out nothing"
+    );
+    // Two rolls that needed different things: each shows at its position.
+    let wanted: Vec<(usize, String)> = {
+        let ob = h.state().open.as_ref().unwrap();
+        let mut seen: Vec<(usize, String)> = Vec::new();
+        for pos in 1..ob.view.line.positions() {
+            let Some(id) = ob.view.line.entry_at(pos) else {
+                continue;
+            };
+            let Some(facts) = ob.battle.entry_facts(&[id]).into_iter().next() else {
+                continue;
+            };
+            if let Some(d) = facts
+                .dice
+                .iter()
+                .find(|d| d.need != xenolog_engine::Need::Nothing)
+            {
+                let words = format!("needs {}", d.need.words());
+                if !seen.iter().any(|(_, w)| *w == words) {
+                    seen.push((pos, words));
+                }
+            }
+        }
+        seen
+    };
+    assert!(
+        wanted.len() >= 2,
+        "two rolls needing different things: {wanted:?}"
+    );
+    for (pos, words) in wanted.iter().rev().take(2) {
+        let was = builds(&h);
+        super::support::go_to(&mut h, *pos);
+        assert!(
+            h.query_by_label_contains(words).is_some(),
+            "at position {pos} the tray does not say {words:?}"
+        );
+        let now = builds(&h);
+        assert!(now > was, "a new position works the tray out again");
+        h.run();
+        h.run();
+        assert_eq!(builds(&h), now, "and once only");
+    }
+}

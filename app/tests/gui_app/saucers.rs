@@ -820,16 +820,11 @@ fn an_attack_cards_range_is_drawn_as_a_grid_in_the_side_panel() {
     shot(&mut h, "saucers_attack_range");
 }
 
-/// Session 21's list, item 7: while a swap offered to another seat waits for
-/// its answer, the side panel says so: what is offered and who answers; the
-/// answering seat's choices are buttons, as any command the rules give it
-/// (so is the offerer's withdrawal, where the rules give one); the seat
-/// that offered is told it waits (in a club battle, for the server to ask
-/// the other player).
-#[test]
-fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
-    // Hands hidden: a swap that takes from another gang is offered, not
-    // made (assumption 18); the gangs start on one tile.
+/// A battle with hidden hands whose missions are given and whose first
+/// seat may offer a swap taking from the second (assumption 18: a swap
+/// that takes from another gang is offered, not made; the gangs start on
+/// one tile), and that swap.
+fn offer_ready() -> (Harness<'static, App>, xenolog_engine::LegalCommand) {
     let config = json!({ "players": 2, "hidden_hands": true });
     let takes = |c: &Value| {
         c.get("swap").is_some_and(|w| {
@@ -842,6 +837,18 @@ fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
     let (seed, swap) = seed_where(&config, 0, takes);
     let mut h = battle(seed, config, DiceMode::Rolled);
     assign_missions(&mut h);
+    (h, swap)
+}
+
+/// Session 21's list, item 7: while a swap offered to another seat waits for
+/// its answer, the side panel says so: what is offered and who answers; the
+/// answering seat's choices are buttons, as any command the rules give it
+/// (so is the offerer's withdrawal, where the rules give one); the seat
+/// that offered is told it waits (in a club battle, for the server to ask
+/// the other player).
+#[test]
+fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
+    let (mut h, swap) = offer_ready();
     let s = st(&h);
     let name = |seat: u8| xenolog_engine::games::saucers::rules::seat_label(&s, seat);
     play(&mut h, 0, swap.command.clone());
@@ -918,4 +925,103 @@ fn a_swap_offer_waiting_for_its_answer_is_shown_in_the_side_panel() {
         name(1)
     ));
     shot(&mut h, "saucers_offer_waiting");
+}
+
+/// Session 22's new user, noticed and left: at 1024x700 the sample's
+/// Saucers board opened centred on its tiles, taller than the view, so row
+/// 1 was cut and the camera buttons sat over the "Missions completed" line.
+/// At 1024x700 and 1360x860 the buttons cover none of the board's writing
+/// and row 1's tiles are in view; the viewing seat's hand in the side panel
+/// is reached by scrolling it.
+#[test]
+fn at_1024x700_the_camera_buttons_cover_no_writing_and_the_hand_is_reached() {
+    for size in [egui::vec2(1024.0, 700.0), egui::vec2(1360.0, 860.0)] {
+        let (_dir, mut h) = super::views::sample_at(size);
+        super::views::open_game(&mut h, "saucers");
+        h.run();
+        let board = h.get_by_label(super::support::BOARD).rect();
+        let buttons: Vec<egui::Rect> = ["Zoom in", "Zoom out", "Back to the opening view"]
+            .iter()
+            .map(|l| h.get_by_label(l).rect())
+            .collect();
+        let ob = h.state().open.as_ref().unwrap();
+        let x = Xform::new(&ob.view.scene, board, &h.state().look.camera);
+        let mut writing = 0;
+        for i in &ob.view.scene.items {
+            let Shape::Text { text, .. } = &i.shape else {
+                continue;
+            };
+            let r = crate::gui::board::screen_rect(i, &x);
+            if !board.intersects(r) {
+                continue;
+            }
+            writing += 1;
+            for b in &buttons {
+                assert!(
+                    !b.intersects(r),
+                    "{size:?}: a camera button at {b:?} covers {text:?} at {r:?}"
+                );
+            }
+        }
+        assert!(writing > 10, "{size:?}: the board's writing is in view");
+        for tile in ["tile:A1", "tile:F1"] {
+            let item = ob.view.scene.find(tile).unwrap();
+            let r = crate::gui::board::screen_rect(item, &x);
+            assert!(
+                board.contains_rect(r),
+                "{size:?}: {tile} at {r:?} is in view"
+            );
+        }
+        let hand = h.get_by_label_contains("Hand of ");
+        hand.scroll_to_me();
+        h.run();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
+        let r = h.get_by_label_contains("Hand of ").rect();
+        assert!(
+            window.contains_rect(r),
+            "{size:?}: the hand's heading at {r:?}"
+        );
+    }
+}
+
+/// Session 22's closing note, decided: at one screen (hot-seat) a swap
+/// offer passes the screen to the answering seat, which accepts or
+/// declines; the offering seat's Withdraw (for a seat whose answering
+/// player is away, a club's case) is never asked for there, and the
+/// answering seat is not offered it. Answered, the screen goes back to
+/// the offering seat, its turn going on.
+#[test]
+fn at_one_screen_a_swap_offer_passes_the_screen_to_the_answer_and_back() {
+    let (mut h, swap) = offer_ready();
+    let name = |h: &Harness<'_, App>, seat: u8| {
+        h.state()
+            .open
+            .as_ref()
+            .unwrap()
+            .battle
+            .actor_name(Actor(seat))
+    };
+    let (offerer, answerer) = (name(&h, 0), name(&h, 1));
+    let curtain = |who: &str| format!("I am {who}: show my view");
+    if h.query_by_label(&curtain(&offerer)).is_some() {
+        click(&mut h, &curtain(&offerer));
+    }
+    play(&mut h, 0, swap.command.clone());
+    assert!(st(&h).offer.is_some(), "an offer waits");
+    h.get_by_label(&curtain(&answerer));
+    assert!(h.query_by_label(BOARD).is_none(), "behind the curtain");
+    click(&mut h, &curtain(&answerer));
+    let theirs = legal(&h);
+    assert!(theirs.iter().all(|c| c.actor == Actor(1)), "{theirs:?}");
+    assert!(
+        theirs
+            .iter()
+            .any(|c| c.command == json!({"answer": {"accept": true}})),
+        "{theirs:?}"
+    );
+    assert!(!theirs.iter().any(|c| c.command == json!("withdraw")));
+    h.get_by_label("You answer it: accept or decline, with the buttons above.");
+    play(&mut h, 1, json!({"answer": {"accept": false}}));
+    assert!(st(&h).offer.is_none());
+    h.get_by_label(&curtain(&offerer));
 }

@@ -651,3 +651,46 @@ fn the_entries_table_shows_whole_rows_and_four_at_least_at_1024x700() {
         }
     }
 }
+
+/// Session 22's final read: the side panel's waiting Marines were drawn
+/// from a scene it built itself every frame. They are drawn from the
+/// view's scene, the board's at the cursor: a Marine that moves onto the
+/// map leaves the panel, and going back to the setup shows it waiting again.
+#[test]
+fn a_marine_moved_onto_the_map_leaves_the_waiting_panel_and_comes_back_at_the_setup() {
+    let mut h = new_solo(3);
+    let waiting = |h: &Harness<'_, App>| -> Vec<String> {
+        let s = super::support::game_state::<xenolog_engine::games::dimx::DimX>(h);
+        s.marines
+            .iter()
+            .filter(|m| m.place == xenolog_engine::games::dimx::units::Place::Waiting)
+            .map(|m| format!("unit:{}", m.id))
+            .collect()
+    };
+    let before = waiting(&h);
+    let n = before.len();
+    h.get_by_label(&format!("Waiting at the map edge ({n})"));
+    let onto = legal(&h)
+        .iter()
+        .find(|l| l.text.contains("onto the map") && l.subject.is_some())
+        .expect("a Marine may move onto the map")
+        .clone();
+    let moved = onto.subject.clone().unwrap();
+    assert!(before.contains(&moved), "{moved} waits");
+    let name = {
+        let ob = h.state().open.as_ref().unwrap();
+        crate::gui::board::item_name(ob.view.scene.find(&moved).unwrap())
+    };
+    h.get_by_label(&format!("{name}, large"));
+    super::support::give(&mut h, &onto);
+    no_notices(&h);
+    assert_eq!(waiting(&h).len(), n - 1);
+    h.get_by_label(&format!("Waiting at the map edge ({})", n - 1));
+    assert!(
+        h.query_by_label(&format!("{name}, large")).is_none(),
+        "{name} is on the map, not waiting"
+    );
+    super::support::go_to(&mut h, 0);
+    h.get_by_label(&format!("Waiting at the map edge ({n})"));
+    h.get_by_label(&format!("{name}, large"));
+}

@@ -22,11 +22,12 @@ use xenolog_engine::games::alien::scene::{TILE, terrain_fill};
 use xenolog_engine::games::alien::state::{AlienState, Phase, Pos, Queen, QueenOption};
 use xenolog_engine::games::alien::{Alien, AlienEvent};
 use xenolog_engine::scene::Rgba;
-use xenolog_engine::{Actor, Battle, EntryId, EntryText, LegalCommand, Scene, Session, Viewer};
+use xenolog_engine::{Actor, Battle, EntryId, EntryText, LegalCommand, Scene, Session};
 
 use super::{BoardClick, BoardUi, FirstStep, Mark, Prompt, Step, at_head, swatch};
 use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
+use crate::gui::view::BattleView;
 
 /// The board UI of Alien.
 #[derive(Default)]
@@ -948,10 +949,11 @@ impl BoardUi for AlienBoard {
         &self,
         ui: &mut egui::Ui,
         battle: &dyn Battle,
-        viewer: Viewer,
+        view: &BattleView,
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
+        let viewer = view.viewer;
         let Some(seen) = super::seen_at::<Alien>(battle, viewer) else {
             return;
         };

@@ -15,6 +15,7 @@ use xenolog_engine::{Actor, Battle, EntryText, LegalCommand, Scene, Session};
 
 use super::{BoardUi, Prompt, Step, swatch};
 use crate::gui::command::AppCommand;
+use crate::gui::view::BattleView;
 
 /// Why the Marine player may not give `command` now, in the rule's words.
 fn refusal(battle: &dyn Battle, command: &Value) -> Option<String> {
@@ -309,10 +310,13 @@ fn aid_ui(ui: &mut egui::Ui, state: Option<&DimxState>) {
 const WAITING_PX: f32 = 44.0;
 
 /// The Marines waiting at the map edge, drawn large in the side panel; a
-/// click selects one (its entry hexes are then lit on the board).
+/// click selects one (its entry hexes are then lit on the board). Their
+/// pictures are the view's scene's, the board's at the cursor (session 22's
+/// final read: the panel built a scene of its own every frame).
 fn waiting_ui(
     ui: &mut egui::Ui,
     s: &DimxState,
+    scene: &Scene,
     selected: Option<&str>,
     commands: &mut Vec<AppCommand>,
 ) {
@@ -325,12 +329,11 @@ fn waiting_ui(
     if waiting.is_empty() {
         return;
     }
-    let scene = xenolog_engine::games::dimx::scene::scene(s);
     ui.separator();
     ui.strong(format!("Waiting at the map edge ({})", waiting.len()));
     ui.horizontal_wrapped(|ui| {
         for id in &waiting {
-            let Some(r) = crate::gui::board::counter_ui(ui, &scene, id, WAITING_PX) else {
+            let Some(r) = crate::gui::board::counter_ui(ui, scene, id, WAITING_PX) else {
                 continue;
             };
             if selected == Some(id.as_str()) {
@@ -355,11 +358,12 @@ impl BoardUi for DimxBoard {
         &self,
         ui: &mut egui::Ui,
         battle: &dyn Battle,
+        view: &BattleView,
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
         if let Some(s) = session(battle) {
-            waiting_ui(ui, s.state(), selected, commands);
+            waiting_ui(ui, s.state(), &view.scene, selected, commands);
         }
     }
 

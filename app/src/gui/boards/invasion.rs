@@ -25,6 +25,7 @@ use xenolog_engine::{Actor, Battle, EntryId, LegalCommand, Randomness, Scene, Se
 use super::{BoardClick, BoardUi, Mark, Prompt, at_head, swatch};
 use crate::gui::board::color;
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
+use crate::gui::view::BattleView;
 
 /// A figure the target's player may remove.
 const CASUALTY: Rgba = Rgba(230, 0, 200, 255);
@@ -1254,6 +1255,7 @@ impl BoardUi for InvasionBoard {
         &self,
         ui: &mut egui::Ui,
         battle: &dyn Battle,
+        _view: &BattleView,
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {

@@ -9,6 +9,7 @@ use xenolog_engine::scene::Rgba;
 use xenolog_engine::{Battle, EntryText, LegalCommand, Scene, Viewer};
 
 use super::command::AppCommand;
+use super::view::BattleView;
 
 mod alien;
 mod dimx;
@@ -207,17 +208,6 @@ pub trait BoardUi {
         generic_details_ui(ui, battle, scene, selected);
     }
 
-    /// How each die of an entry counted, in roll order (empty: all plain),
-    /// as the game's engine says it.
-    fn die_marks(&self, battle: &dyn Battle, entry: &EntryText) -> Vec<DieMark> {
-        battle
-            .entry_facts(&[entry.id])
-            .into_iter()
-            .next()
-            .map(|f| f.dice.into_iter().map(|d| d.mark).collect())
-            .unwrap_or_default()
-    }
-
     /// The steps of an entry to show one by one (an activation of the
     /// Kay'otz is several moves and attacks in one entry).
     fn steps(&self, _battle: &dyn Battle, entry: &EntryText) -> Vec<Step> {
@@ -299,6 +289,7 @@ pub trait BoardUi {
         &self,
         _ui: &mut egui::Ui,
         _battle: &dyn Battle,
+        _view: &BattleView,
         _selected: Option<&str>,
         _commands: &mut Vec<AppCommand>,
     ) {
@@ -311,11 +302,11 @@ pub trait BoardUi {
         &self,
         ui: &mut egui::Ui,
         battle: &dyn Battle,
-        _viewer: Viewer,
+        view: &BattleView,
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
-        self.panel_ui(ui, battle, selected, commands);
+        self.panel_ui(ui, battle, view, selected, commands);
     }
 
     /// Options of a new battle beyond the scenario and the game's declared

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use xenolog_engine::games::saucers::data::{self, CardKind, Content};
 use xenolog_engine::games::saucers::describe;
 use xenolog_engine::games::saucers::rules::{defeat_needs, phase_name, seat_label};
-use xenolog_engine::games::saucers::scene::{card_words, status_lines};
+use xenolog_engine::games::saucers::scene::{card_words_but_range, status_lines};
 use xenolog_engine::games::saucers::state::Offer;
 use xenolog_engine::games::saucers::{
     Phase, Saucers, SaucersCommand, SaucersEvent, SaucersState, Target,
@@ -17,6 +17,7 @@ use xenolog_engine::{Actor, Battle, LegalCommand, Viewer};
 
 use super::{BoardClick, BoardUi, Prompt, at_head};
 use crate::gui::command::{AppCommand, Intent, PlayRequest};
+use crate::gui::view::BattleView;
 
 /// The board UI of Night of the Saucers.
 pub struct SaucersBoard;
@@ -258,10 +259,11 @@ impl BoardUi for SaucersBoard {
         &self,
         ui: &mut egui::Ui,
         battle: &dyn Battle,
-        viewer: Viewer,
+        view: &BattleView,
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
+        let viewer = view.viewer;
         let Some(seen) = super::seen_at::<Saucers>(battle, viewer) else {
             return;
         };
@@ -394,16 +396,10 @@ impl BoardUi for SaucersBoard {
     }
 }
 
-/// A card of a hand as the side panel names it: [`card_words`] without an
-/// Attack card's range, which is drawn beside it ([`range_ui`]).
+/// A card of a hand as the side panel names it: the engine's words without
+/// an Attack card's range, which is drawn beside them ([`range_ui`]).
 pub fn panel_words(s: &SaucersState, card: u16) -> String {
-    let words = card_words(s, card);
-    match attack_range(s, card) {
-        Some(_) => words
-            .rsplit_once(", range ")
-            .map_or(words.clone(), |(w, _)| w.to_owned()),
-        None => words,
-    }
+    card_words_but_range(s, card)
 }
 
 /// The tiles an Attack card reaches, from the attacking student's tile

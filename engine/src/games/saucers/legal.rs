@@ -9,6 +9,17 @@ use super::state::{Phase, SaucersState, Target, Variant};
 use crate::game::{Actor, Anchors, Ask};
 
 /// The seats asked to act now.
+/// Whether the game waits for `seat`, one of those [`asked`]: while a swap
+/// offer waits for its answer the offering seat, asked because it may
+/// withdraw (assumption 18), holds nothing up (a discard owed comes first
+/// and is waited for).
+pub fn waits_for(st: &SaucersState, seat: Actor) -> bool {
+    match &st.offer {
+        Some(o) if st.owed.is_empty() => seat.0 != o.from,
+        _ => true,
+    }
+}
+
 pub fn asked(st: &SaucersState) -> Vec<Ask> {
     if st.over.is_some() {
         return Vec::new();

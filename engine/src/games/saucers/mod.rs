@@ -350,6 +350,10 @@ impl Game for Saucers {
         Vec::new()
     }
 
+    fn waits_for(state: &SaucersState, seat: Actor) -> bool {
+        legal::waits_for(state, seat)
+    }
+
     fn options() -> Vec<GameOption> {
         vec![
             super::players_option(

@@ -692,6 +692,16 @@ pub fn status_lines(st: &SaucersState) -> [String; 3] {
 /// panel's list of a hand say it: its name, kind, dice, cost, range, and
 /// what an Event or Instant does; a card the viewer may not see is only that.
 pub fn card_words(st: &SaucersState, c: u16) -> String {
+    card_text(st, c, true)
+}
+
+/// [`card_words`] without an Attack card's range, for a reader that draws
+/// the range as a grid beside the words (the app's side panel).
+pub fn card_words_but_range(st: &SaucersState, c: u16) -> String {
+    card_text(st, c, false)
+}
+
+fn card_text(st: &SaucersState, c: u16, with_range: bool) -> String {
     if c == HIDDEN {
         return "a card you may not see".into();
     }
@@ -732,11 +742,15 @@ pub fn card_words(st: &SaucersState, c: u16) -> String {
             range,
             air,
         } => format!(
-            "Attack ({}{}), {dice} dice, cost {}, range {}",
+            "Attack ({}{}), {dice} dice, cost {}{}",
             ty.name(),
             if *air { ", Surface to Air" } else { "" },
             cost.words(),
-            grid(range)
+            if with_range {
+                format!(", range {}", grid(range))
+            } else {
+                String::new()
+            }
         ),
         CardKind::Move {
             tiles,
