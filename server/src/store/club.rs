@@ -14,8 +14,9 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::{Appends, Committer, Gone, Notify, Reopen, Unwritten, Writer};
-use tokio::sync::oneshot;
+use super::writer::{
+    Appends, Committer, Gone, Notify, Reopen, Settled, Unwritten, Writer, Written,
+};
 
 mod table;
 pub use super::club_db::CLUB_APPLICATION_ID;
@@ -412,7 +413,7 @@ enum Decision {
     /// Decided in memory; its write queued on the campaign's writer.
     Queued {
         played: Played,
-        written: oneshot::Receiver<Result<(), Unwritten>>,
+        written: Written,
         path: PathBuf,
     },
 }
@@ -433,7 +434,7 @@ fn gone(path: &Path, g: Gone) -> ClubError {
 /// its file) as `held` drops unsettled.
 fn settle(
     mut held: Held<LiveBattle>,
-    written: Result<Result<(), Unwritten>, oneshot::error::RecvError>,
+    written: Settled,
     played: Played,
     path: &Path,
     (emptied_busy, battle): (&Mutex<HashMap<ServerBattleId, usize>>, ServerBattleId),
@@ -1395,7 +1396,7 @@ impl LiveStore for Club {
                 // On this thread (a test, a caller without a runtime).
                 settle(
                     guard,
-                    written.blocking_recv(),
+                    written.settled_blocking(),
                     played,
                     &path,
                     (&self.emptied_busy, battle),
@@ -1618,7 +1619,7 @@ impl Club {
                     );
                     let emptied = self.emptied_busy.clone();
                     return Ok(Playing::Writing(Box::pin(async move {
-                        let written = written.await;
+                        let written = written.settled().await;
                         drop(settle(guard, written, played, &path, (&emptied, battle)));
                         Err(ClubError::Campaign {
                             file: path.display().to_string(),
@@ -1637,7 +1638,7 @@ impl Club {
                     // goes on to the caller.
                     drop(settle(
                         guard,
-                        written.blocking_recv(),
+                        written.settled_blocking(),
                         played,
                         &path,
                         (&self.emptied_busy, battle),
@@ -1648,7 +1649,7 @@ impl Club {
                 // task, not a thread: no one reads entries not yet durable.
                 let emptied = self.emptied_busy.clone();
                 Ok(Playing::Writing(Box::pin(async move {
-                    let written = written.await;
+                    let written = written.settled().await;
                     settle(guard, written, played, &path, (&emptied, battle))
                 })))
             }
