@@ -18,11 +18,8 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{Client, PgDb, SeatCopy, off_runtime, organiser, seat_player, server_on_db, test_pg};
-use serde_json::json;
-use xenolog_server::Tuning;
+use common::{Backend, Client, SeatCopy, off_runtime, organiser, seat_player, server_on};
+use serde_json::{Value, json};
 
 /// Battles of the one campaign, commands each.
 const BATTLES: usize = 6;
@@ -44,6 +41,11 @@ fn stored_battles(url: &str, campaign: i64) -> Vec<(Vec<u64>, usize, bool)> {
         }
         out
     })
+}
+
+/// The entries a command's reply names.
+fn entries_of(ok: &Value) -> Vec<u64> {
+    serde_json::from_value(ok["entries"].clone()).unwrap()
 }
 
 /// A started race of the campaign, both seats joined and watching from the
@@ -79,11 +81,10 @@ async fn seated_race(s: &common::Server, org: &mut Client, campaign: i64) -> (i6
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s23_many_clients_in_one_campaign_each_command_stored_once_in_order_and_sent_in_order() {
-    let Some(admin) = test_pg() else {
+    let Some(s) = server_on(Backend::Postgres).await else {
         return;
     };
-    let db = Arc::new(PgDb::new(&admin));
-    let s = server_on_db(db.clone(), Tuning::default()).await;
+    let db = s.pg.clone().unwrap();
     let mut org = organiser(&s).await;
     let campaign = org.ok("create_campaign", json!({"name": "Club"})).await["campaign"]
         .as_i64()
@@ -109,12 +110,7 @@ async fn s23_many_clients_in_one_campaign_each_command_stored_once_in_order_and_
                                    "command": "hold", "cmd_id": format!("b{battle}-{k}")}),
                         )
                         .await;
-                    let entries: Vec<u64> = r["entries"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|e| e.as_u64().unwrap())
-                        .collect();
+                    let entries = entries_of(&r);
                     assert!(!entries.is_empty(), "battle {battle}: command {k}: {r}");
                     assert!(
                         acked.last().is_none_or(|h| entries[0] > *h),
@@ -142,12 +138,7 @@ async fn s23_many_clients_in_one_campaign_each_command_stored_once_in_order_and_
             json!({"battle": late, "seat": 0, "at": null, "command": "hold"}),
         )
         .await;
-    let late_acked: Vec<u64> = r["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e.as_u64().unwrap())
-        .collect();
+    let late_acked = entries_of(&r);
     let mut played = Vec::new();
     for r in runs {
         played.push(r.await.unwrap());
