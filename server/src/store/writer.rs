@@ -399,19 +399,19 @@ impl Committer {
         }
     }
 
-    /// Hand `share` to the current thread: its generation, or the share
-    /// back when no thread could take it. A queue found closed (its thread
-    /// died): once more, on a new one.
-    fn send(&self, mut share: Share) -> Result<u64, Share> {
+    /// Hand `share` to the current thread: its generation; `None` when no
+    /// thread could take it (each part then answered `Unavailable`). A
+    /// queue found closed (its thread died): once more, on a new one.
+    fn send(&self, mut share: Share) -> Option<u64> {
         for _ in 0..2 {
             let Some((queue, generation)) = self.queue() else {
-                return Err(share);
+                break;
             };
             match queue.send(share) {
                 Ok(()) => {
                     #[cfg(test)]
                     self.sent.fetch_add(1, Ordering::Relaxed);
-                    return Ok(generation);
+                    return Some(generation);
                 }
                 Err(mpsc::SendError(back)) => {
                     share = back;
@@ -419,7 +419,13 @@ impl Committer {
                 }
             }
         }
-        Err(share)
+        let answers = share
+            .batch
+            .iter()
+            .map(|_| Err(Unwritten::Unavailable))
+            .collect();
+        share.reply.send(answers);
+        None
     }
 
     /// The wait for the thread of `generation` ran out: it is replaced at
@@ -467,14 +473,12 @@ impl Committer {
             deadline,
         };
         match self.send(share) {
-            Ok(generation) => Written {
+            Some(generation) => Written {
                 answer,
                 wait: Some((self.clone(), generation, deadline)),
             },
-            Err(share) => {
-                share.reply.send(vec![Err(Unwritten::Unavailable)]);
-                Written::of(answer)
-            }
+            // Answered `Unavailable` already.
+            None => Written::of(answer),
         }
     }
 
@@ -497,7 +501,7 @@ impl Committer {
             reply: Answer::Writer(reply),
             deadline,
         };
-        let Ok(generation) = self.send(share) else {
+        let Some(generation) = self.send(share) else {
             return unavailable();
         };
         match answer.recv_timeout(self.wait) {
@@ -1260,7 +1264,7 @@ mod tests {
                 reply: Answer::Writer(reply),
                 deadline: std::time::Instant::now() + std::time::Duration::from_secs(3600),
             })
-            .is_ok()
+            .is_some()
         );
         until("the thread is held at the gate", || {
             GATE.lock().unwrap_or_else(|p| p.into_inner()).is_none()
