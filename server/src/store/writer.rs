@@ -15,6 +15,11 @@
 //! each writer. While a commit is in flight the writers' next appends
 //! gather (group commit across campaigns). A writer waits for its answer
 //! before its next job, so its other jobs still run behind its appends.
+//! Since session 23 a command's append does not pass through its writer's
+//! thread at all: whoever decided it hands it to the committer
+//! ([`Committer::append`]), which gathers one commit's parts by campaign,
+//! and the writer's jobs wait for the campaign's appends handed over before
+//! them ([`Pending`]).
 //!
 //! A job that panics does not stop the campaign: each job runs under
 //! `catch_unwind`, is answered with the panic's words, and the campaign file
