@@ -265,13 +265,18 @@ impl Share {
         if std::time::Instant::now() < self.deadline {
             return Some(self);
         }
-        self.reply.send(
-            self.batch
-                .iter()
-                .map(|_| Err(Unwritten::Unavailable))
-                .collect(),
-        );
+        self.unavailable();
         None
+    }
+
+    /// Not written: each part answered `Unavailable`.
+    fn unavailable(self) {
+        let answers = self
+            .batch
+            .iter()
+            .map(|_| Err(Unwritten::Unavailable))
+            .collect();
+        self.reply.send(answers);
     }
 }
 
@@ -424,12 +429,7 @@ impl Committer {
                 }
             }
         }
-        let answers = share
-            .batch
-            .iter()
-            .map(|_| Err(Unwritten::Unavailable))
-            .collect();
-        share.reply.send(answers);
+        share.unavailable();
         None
     }
 
@@ -599,14 +599,7 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
                     eprintln!(
                         "serve: the committer cannot reach the database ({e}); the next commit tries again"
                     );
-                    for s in taken {
-                        let answers = s
-                            .batch
-                            .iter()
-                            .map(|_| Err(Unwritten::Unavailable))
-                            .collect();
-                        s.reply.send(answers);
-                    }
+                    taken.into_iter().for_each(Share::unavailable);
                     continue;
                 }
             }
