@@ -1143,7 +1143,7 @@ async fn upgrade(
         ip: peer.ip(),
     };
     ws.read_buffer_size(4096)
-        .write_buffer_size(0)
+        .write_buffer_size(WRITE_GATHER)
         .max_write_buffer_size(2 * 1024 * 1024)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
@@ -1220,7 +1220,14 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                 break Some((close::AWAY, "the server is stopping"));
             }
             Some(frame) = events_rx.recv() => {
-                if !send_within(&mut ws, frame).await {
+                // Every frame queued by now goes out in one write with
+                // the last (session 23: a system call a frame before).
+                let mut last = frame;
+                let mut sent = true;
+                while let Ok(next) = events_rx.try_recv() {
+                    sent = sent && feed_within(&mut ws, std::mem::replace(&mut last, next)).await;
+                }
+                if !sent || !send_within(&mut ws, last).await {
                     break None;
                 }
             }
@@ -1256,8 +1263,9 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket, peer: SocketAddr) {
                             }
                         }
                     }
+                    // In one write with the reply (session 23).
                     while let Ok(frame) = events_rx.try_recv() {
-                        failed = failed || !send_within(&mut ws, frame).await;
+                        failed = failed || !feed_within(&mut ws, frame).await;
                     }
                     if failed || !send_within(&mut ws, reply).await {
                         break None;
@@ -1322,6 +1330,23 @@ async fn send_within(ws: &mut WebSocket, frame: String) -> bool {
         Ok(Ok(()))
     )
 }
+
+/// Queue a frame to go out with the next one sent ([`send_within`], which
+/// writes what is queued, then flushes): up to the socket's write buffer
+/// ([`WRITE_GATHER`]) it waits in memory, beyond it goes out at once.
+/// Giving up after [`SEND_WITHIN`]; whether it was taken.
+async fn feed_within(ws: &mut WebSocket, frame: String) -> bool {
+    use futures_util::SinkExt;
+    matches!(
+        tokio::time::timeout(SEND_WITHIN, ws.feed(text(frame))).await,
+        Ok(Ok(()))
+    )
+}
+
+/// A socket's frames queued with [`feed_within`] wait in memory up to this
+/// many bytes before they are written; every send flushes them. A frame
+/// sent alone goes out at once, as with no buffer (DESIGN.md section 3).
+const WRITE_GATHER: usize = 16 * 1024;
 
 /// The refusal a club error is on the wire.
 fn refusal(e: ClubError) -> Refusal {

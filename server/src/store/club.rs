@@ -14,8 +14,9 @@ use xenolog_engine::fair::{self, Bytes32, SeatNonce};
 use xenolog_engine::{Actor, Battle, EntryId, games};
 use xenolog_saves::{Campaign, DiceMode};
 
-use super::writer::{Appends, Committer, Gone, Notify, Reopen, Unwritten, Writer};
-use tokio::sync::oneshot;
+use super::writer::{
+    Appends, Committer, Gone, Notify, Reopen, Settled, Unwritten, Writer, Written,
+};
 
 mod table;
 pub use super::club_db::CLUB_APPLICATION_ID;
@@ -412,7 +413,7 @@ enum Decision {
     /// Decided in memory; its write queued on the campaign's writer.
     Queued {
         played: Played,
-        written: oneshot::Receiver<Result<(), Unwritten>>,
+        written: Written,
         path: PathBuf,
     },
 }
@@ -433,7 +434,7 @@ fn gone(path: &Path, g: Gone) -> ClubError {
 /// its file) as `held` drops unsettled.
 fn settle(
     mut held: Held<LiveBattle>,
-    written: Result<Result<(), Unwritten>, oneshot::error::RecvError>,
+    written: Settled,
     played: Played,
     path: &Path,
     (emptied_busy, battle): (&Mutex<HashMap<ServerBattleId, usize>>, ServerBattleId),
@@ -483,6 +484,18 @@ fn refreshed(
     secret: Option<Bytes32>,
 ) -> super::Refreshed {
     let cursor = fresh.cursor();
+    // Most often (another process's command carried here) the live line
+    // goes on through the watchers' head: its new entries are found walking
+    // back from the cursor to the head, not along the whole line from the
+    // setup (session 23: that was the battle's length a part).
+    if let Some(entries) = head.and_then(|h| after_on_line(fresh, h, cursor)) {
+        let ended = !over && fresh.outcome().is_some() && !entries.is_empty();
+        return super::Refreshed {
+            entries,
+            revealed: secret.filter(|_| ended),
+            moved: None,
+        };
+    }
     let line = fresh.path_to(cursor);
     // Where the watchers' line and the live line part: at their head
     // when the live line goes on through it (new entries, or a walk
@@ -506,6 +519,28 @@ fn refreshed(
         revealed: secret.filter(|_| ended),
         moved,
     }
+}
+
+/// The entries after `head` up to `cursor`, in order, when `head` is on the
+/// line to `cursor` (`None` otherwise). An entry's id is greater than its
+/// parent's (ids are arena indexes, given as entries are recorded), so the
+/// walk back stops at the first id below `head`.
+fn after_on_line(b: &dyn Battle, head: EntryId, cursor: Option<EntryId>) -> Option<Vec<EntryId>> {
+    let records = b.records();
+    let mut back = Vec::new();
+    let mut at = cursor;
+    while let Some(e) = at {
+        if e == head {
+            back.reverse();
+            return Some(back);
+        }
+        if e < head {
+            return None;
+        }
+        back.push(e);
+        at = records.get(e as usize)?.parent;
+    }
+    None
 }
 
 /// A started battle in memory: only what is durable in its campaign file
@@ -1395,7 +1430,7 @@ impl LiveStore for Club {
                 // On this thread (a test, a caller without a runtime).
                 settle(
                     guard,
-                    written.blocking_recv(),
+                    written.settled_blocking(),
                     played,
                     &path,
                     (&self.emptied_busy, battle),
@@ -1618,7 +1653,7 @@ impl Club {
                     );
                     let emptied = self.emptied_busy.clone();
                     return Ok(Playing::Writing(Box::pin(async move {
-                        let written = written.await;
+                        let written = written.settled().await;
                         drop(settle(guard, written, played, &path, (&emptied, battle)));
                         Err(ClubError::Campaign {
                             file: path.display().to_string(),
@@ -1637,7 +1672,7 @@ impl Club {
                     // goes on to the caller.
                     drop(settle(
                         guard,
-                        written.blocking_recv(),
+                        written.settled_blocking(),
                         played,
                         &path,
                         (&self.emptied_busy, battle),
@@ -1648,7 +1683,7 @@ impl Club {
                 // task, not a thread: no one reads entries not yet durable.
                 let emptied = self.emptied_busy.clone();
                 Ok(Playing::Writing(Box::pin(async move {
-                    let written = written.await;
+                    let written = written.settled().await;
                     settle(guard, written, played, &path, (&emptied, battle))
                 })))
             }
@@ -2266,6 +2301,53 @@ impl BattleStore for Club {
 
 #[cfg(test)]
 mod tests {
+    /// Session 23: the new entries after the watchers' head, found walking
+    /// back from the cursor, are those the whole line from the setup
+    /// gives, for every head on a battle with a take-back's branch; a head
+    /// off the live line is `None` (the line from the setup is read, and a
+    /// `moved` told, as before).
+    #[test]
+    fn s23_the_entries_after_a_head_walked_back_are_those_of_the_whole_line() {
+        let mut b =
+            xenolog_engine::games::new_battle("race", 7, &serde_json::json!({"target": 1000}))
+                .unwrap();
+        let play = |b: &mut Box<dyn Battle>, n: usize| {
+            for _ in 0..n {
+                let seat = b.legal().first().map(|l| l.actor).unwrap();
+                let p = b
+                    .prepare_json(seat, &serde_json::json!("hold"), None)
+                    .unwrap();
+                b.commit(p).unwrap();
+            }
+        };
+        play(&mut b, 6);
+        let old_line = b.path_to(b.cursor());
+        // A take-back to the third entry, and a new line from there.
+        b.seek(Some(old_line[2]));
+        play(&mut b, 5);
+        let cursor = b.cursor();
+        let line = b.path_to(cursor);
+        assert_ne!(line, old_line, "a second line was made");
+        let mut on = 0;
+        for h in 0..b.records().len() as EntryId {
+            let walked = after_on_line(&*b, h, cursor);
+            match line.iter().position(|e| *e == h) {
+                Some(at) => {
+                    on += 1;
+                    assert_eq!(walked, Some(line[at + 1..].to_vec()), "head {h}");
+                    let r = refreshed(&*b, Some(h), false, None);
+                    assert_eq!((r.entries, r.moved), (line[at + 1..].to_vec(), None));
+                }
+                None => assert_eq!(walked, None, "head {h} is off the live line"),
+            }
+        }
+        assert_eq!(
+            on,
+            line.len(),
+            "every entry of the line was tried as the head"
+        );
+    }
+
     use super::super::club_db::MIGRATIONS;
     use super::super::club_tokens::DAY;
     use super::*;

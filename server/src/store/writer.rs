@@ -15,6 +15,11 @@
 //! each writer. While a commit is in flight the writers' next appends
 //! gather (group commit across campaigns). A writer waits for its answer
 //! before its next job, so its other jobs still run behind its appends.
+//! Since session 23 a command's append does not pass through its writer's
+//! thread at all: whoever decided it hands it to the committer
+//! ([`Committer::append`]), which gathers one commit's parts by campaign,
+//! and the writer's jobs wait for the campaign's appends handed over before
+//! them ([`Pending`]).
 //!
 //! A job that panics does not stop the campaign: each job runs under
 //! `catch_unwind`, is answered with the panic's words, and the campaign file
@@ -93,12 +98,159 @@ impl Unwritten {
 /// The answer of a commit for each of a writer's appends, in order.
 type Answers = Vec<Result<(), Unwritten>>;
 
-/// One campaign writer's drained appends, for the [`Committer`].
+/// How a [`Share`] is answered: its campaign writer's thread, waiting for
+/// the whole batch; or (PostgreSQL, a command's append handed straight to
+/// the committer, [`Committer::append`]) the one part's awaiting task, its
+/// campaign's count of such appends lowered once the share is let go.
+enum Answer {
+    Writer(mpsc::SyncSender<Answers>),
+    Part(Reply, InFlight),
+}
+
+impl Answer {
+    fn send(self, answers: Answers) {
+        match self {
+            Answer::Writer(to) => {
+                let _ = to.send(answers);
+            }
+            Answer::Part(to, _counted) => {
+                // A share of one part; an answer of another length is
+                // nobody's (answered as lost, nothing known written).
+                let one = match <[_; 1]>::try_from(answers) {
+                    Ok([a]) => a,
+                    Err(_) => Err(Unwritten::Unavailable),
+                };
+                let _ = to.send(one);
+            }
+        }
+    }
+}
+
+/// A campaign's appends handed straight to the committer and not yet let
+/// go by it (PostgreSQL). Its writer's other jobs (a battle loaded, a
+/// position saved, a campaign edit) wait until none is left, as they wait
+/// for the appends queued before them on SQLite: a job sees what every
+/// command before it did. One a campaign, kept by the committer, so that a
+/// writer started again counts the appends of the one before it.
+#[derive(Default)]
+pub struct Pending {
+    count: std::sync::Mutex<usize>,
+    settled: std::sync::Condvar,
+    /// Tests: how many jobs have begun waiting.
+    #[cfg(test)]
+    waits: AtomicU64,
+}
+
+impl Pending {
+    /// Wait until no append of the campaign is with the committer, `most`
+    /// at most (a committer that late has answered them `Unavailable`);
+    /// whether none is.
+    fn wait_settled(&self, most: std::time::Duration) -> bool {
+        let n = self.count.lock().unwrap_or_else(|p| p.into_inner());
+        #[cfg(test)]
+        self.waits.fetch_add(1, Ordering::Relaxed);
+        let (n, _) = self
+            .settled
+            .wait_timeout_while(n, most, |n| *n > 0)
+            .unwrap_or_else(|p| p.into_inner());
+        *n == 0
+    }
+}
+
+/// One append counted in its campaign's [`Pending`] until dropped.
+struct InFlight(Arc<Pending>);
+
+impl InFlight {
+    fn new(p: &Arc<Pending>) -> InFlight {
+        *p.count.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        InFlight(p.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut n = self.0.count.lock().unwrap_or_else(|p| p.into_inner());
+        *n -= 1;
+        if *n == 0 {
+            self.0.settled.notify_all();
+        }
+    }
+}
+
+/// The answer of an append, awaited by a task or a thread: durable
+/// (`Ok(Ok(()))`), refused (`Ok(Err(_))`), or its writer gone (`Err`).
+pub type Settled = Result<Result<(), Unwritten>, oneshot::error::RecvError>;
+
+/// An append queued: its answer to come. One handed straight to the
+/// committer carries the committer's wait ([`COMMIT_WAIT`]): once it has
+/// run out, the append is answered `Unavailable` and the committer's
+/// thread replaced, as a writer does when its own wait runs out.
+pub struct Written {
+    answer: oneshot::Receiver<Result<(), Unwritten>>,
+    wait: Option<(Arc<Committer>, u64, std::time::Instant)>,
+}
+
+impl Written {
+    fn of(answer: oneshot::Receiver<Result<(), Unwritten>>) -> Written {
+        Written { answer, wait: None }
+    }
+
+    /// Awaited by a task (on the runtime: its timer).
+    pub async fn settled(self) -> Settled {
+        let Some((c, generation, deadline)) = self.wait else {
+            return self.answer.await;
+        };
+        match tokio::time::timeout_at(deadline.into(), self.answer).await {
+            Ok(r) => r,
+            Err(_) => Ok(Err(c.late(generation))),
+        }
+    }
+
+    /// Waited for on this thread (off the runtime's workers).
+    pub fn settled_blocking(self) -> Settled {
+        let Some((c, generation, deadline)) = self.wait else {
+            return self.answer.blocking_recv();
+        };
+        match block_until(self.answer, deadline) {
+            Some(r) => r,
+            None => Ok(Err(c.late(generation))),
+        }
+    }
+}
+
+/// Poll `f` on this thread until it is ready or `deadline` passes
+/// (`None`): a oneshot's answer waited for with a bound, without a runtime.
+fn block_until<F: std::future::Future + Unpin>(
+    mut f: F,
+    deadline: std::time::Instant,
+) -> Option<F::Output> {
+    struct Unpark(std::thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = std::task::Context::from_waker(&waker);
+    loop {
+        if let std::task::Poll::Ready(v) = std::pin::Pin::new(&mut f).poll(&mut cx) {
+            return Some(v);
+        }
+        let now = std::time::Instant::now();
+        if now >= deadline {
+            return None;
+        }
+        std::thread::park_timeout(deadline - now);
+    }
+}
+
+/// One campaign writer's drained appends (or one command's append handed
+/// straight over), for the [`Committer`].
 struct Share {
     schema: String,
     batch: Vec<Decided>,
     notify: Option<Notify>,
-    reply: mpsc::SyncSender<Answers>,
+    reply: Answer,
     /// When its writer stops waiting for the answer and tells its client
     /// nothing was written: a thread that takes it later (one that was
     /// late, review10 S1) answers it without writing it.
@@ -113,13 +265,18 @@ impl Share {
         if std::time::Instant::now() < self.deadline {
             return Some(self);
         }
-        let _ = self.reply.send(
-            self.batch
-                .iter()
-                .map(|_| Err(Unwritten::Unavailable))
-                .collect(),
-        );
+        self.unavailable();
         None
+    }
+
+    /// Not written: each part answered `Unavailable`.
+    fn unavailable(self) {
+        let answers = self
+            .batch
+            .iter()
+            .map(|_| Err(Unwritten::Unavailable))
+            .collect();
+        self.reply.send(answers);
     }
 }
 
@@ -138,6 +295,9 @@ pub struct Committer {
     /// How long a writer waits for its answer: [`COMMIT_WAIT`] (tests
     /// shorten it).
     wait: std::time::Duration,
+    /// Each campaign's appends handed straight over and not yet let go
+    /// (by schema).
+    pending: std::sync::Mutex<std::collections::HashMap<String, Arc<Pending>>>,
     /// Shares handed to a thread so far (tests: what is queued).
     #[cfg(test)]
     sent: AtomicU64,
@@ -174,9 +334,20 @@ impl Committer {
             thread: std::sync::Mutex::new(thread),
             restarts: AtomicU64::new(0),
             wait: COMMIT_WAIT,
+            pending: std::sync::Mutex::default(),
             #[cfg(test)]
             sent: AtomicU64::new(0),
         })
+    }
+
+    /// The count of campaign `schema`'s appends handed straight over.
+    pub fn pending_of(&self, schema: &str) -> Arc<Pending> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(schema.to_owned())
+            .or_default()
+            .clone()
     }
 
     fn spawn(url: &str, stats: &Arc<Stats>, generation: u64) -> std::io::Result<Thread> {
@@ -238,6 +409,84 @@ impl Committer {
         }
     }
 
+    /// Hand `share` to the current thread: its generation; `None` when no
+    /// thread could take it (each part then answered `Unavailable`). A
+    /// queue found closed (its thread died): once more, on a new one.
+    fn send(&self, mut share: Share) -> Option<u64> {
+        for _ in 0..2 {
+            let Some((queue, generation)) = self.queue() else {
+                break;
+            };
+            match queue.send(share) {
+                Ok(()) => {
+                    #[cfg(test)]
+                    self.sent.fetch_add(1, Ordering::Relaxed);
+                    return Some(generation);
+                }
+                Err(mpsc::SendError(back)) => {
+                    share = back;
+                    self.condemn(generation);
+                }
+            }
+        }
+        share.unavailable();
+        None
+    }
+
+    /// The wait for the thread of `generation` ran out: it is replaced at
+    /// the next commit, and what waited is answered `Unavailable`.
+    fn late(&self, generation: u64) -> Unwritten {
+        eprintln!(
+            "serve: the committer has not answered in {} s; a new one takes the next commit",
+            self.wait.as_secs()
+        );
+        self.condemn(generation);
+        Unwritten::Unavailable
+    }
+
+    /// One command's append of campaign `schema`, handed to the committer
+    /// straight from whoever decided it (a task or a blocking-pool
+    /// thread): no campaign writer's thread in between (issue 31, session
+    /// 23). Counted in `pending` until the committer lets it go, so that
+    /// the campaign writer's later jobs run behind it. Its answer is
+    /// awaited [`COMMIT_WAIT`] at most, as a writer's is.
+    pub fn append(
+        self: &Arc<Self>,
+        schema: &str,
+        d: Decided,
+        notify: Option<&Notify>,
+        pending: &Arc<Pending>,
+    ) -> Written {
+        self.part(schema, vec![d], notify, pending)
+    }
+
+    /// [`Committer::append`] of a share of `batch` (one part; tests: none).
+    fn part(
+        self: &Arc<Self>,
+        schema: &str,
+        batch: Vec<Decided>,
+        notify: Option<&Notify>,
+        pending: &Arc<Pending>,
+    ) -> Written {
+        let (reply, answer) = oneshot::channel();
+        let deadline = std::time::Instant::now() + self.wait;
+        let share = Share {
+            schema: schema.to_owned(),
+            batch,
+            notify: notify.cloned(),
+            reply: Answer::Part(reply, InFlight::new(pending)),
+            deadline,
+        };
+        match self.send(share) {
+            Some(generation) => Written {
+                answer,
+                wait: Some((self.clone(), generation, deadline)),
+            },
+            // Answered `Unavailable` already.
+            None => Written::of(answer),
+        }
+    }
+
     /// Write `batch` of campaign `schema` with the next commit and wait
     /// for each part's answer, [`COMMIT_WAIT`] at most. A committer that
     /// stopped or is late answers every part `Unavailable`, and the next
@@ -250,44 +499,21 @@ impl Committer {
         // Before the wait starts, so that the thread sees it passed by the
         // time the wait has run out.
         let deadline = std::time::Instant::now() + self.wait;
-        let mut share = Share {
+        let share = Share {
             schema: schema.to_owned(),
             batch,
             notify: notify.cloned(),
-            reply,
+            reply: Answer::Writer(reply),
             deadline,
         };
-        // A queue found closed (its thread died): once more, on a new one.
-        let mut sent = None;
-        for _ in 0..2 {
-            let Some((queue, generation)) = self.queue() else {
-                return unavailable();
-            };
-            match queue.send(share) {
-                Ok(()) => {
-                    #[cfg(test)]
-                    self.sent.fetch_add(1, Ordering::Relaxed);
-                    sent = Some(generation);
-                    break;
-                }
-                Err(mpsc::SendError(back)) => {
-                    share = back;
-                    self.condemn(generation);
-                }
-            }
-        }
-        let Some(generation) = sent else {
+        let Some(generation) = self.send(share) else {
             return unavailable();
         };
         match answer.recv_timeout(self.wait) {
             Ok(answers) if answers.len() == n => answers,
             Ok(_) => unavailable(),
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                eprintln!(
-                    "serve: the committer has not answered in {} s; a new one takes the next commit",
-                    self.wait.as_secs()
-                );
-                self.condemn(generation);
+                self.late(generation);
                 unavailable()
             }
             // The thread died with this share: nothing of it was written
@@ -335,7 +561,7 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
             if let Some(gate) = gate {
                 let _ = gate.recv();
             }
-            let _ = first.reply.send(Vec::new());
+            first.reply.send(Vec::new());
             match shares.recv() {
                 Ok(s) => s,
                 Err(_) => break,
@@ -351,9 +577,8 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
         #[cfg(test)]
         if first.schema == TEST_ECHO {
             stats.transactions.fetch_add(1, Ordering::Relaxed);
-            let _ = first
-                .reply
-                .send(first.batch.iter().map(|_| Ok(())).collect());
+            let answers = first.batch.iter().map(|_| Ok(())).collect();
+            first.reply.send(answers);
             continue;
         }
         let mut taken = vec![first];
@@ -374,14 +599,7 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
                     eprintln!(
                         "serve: the committer cannot reach the database ({e}); the next commit tries again"
                     );
-                    for s in taken {
-                        let _ = s.reply.send(
-                            s.batch
-                                .iter()
-                                .map(|_| Err(Unwritten::Unavailable))
-                                .collect(),
-                        );
-                    }
+                    taken.into_iter().for_each(Share::unavailable);
                     continue;
                 }
             }
@@ -396,21 +614,25 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
             continue;
         }
         let parts: usize = taken.iter().map(|s| s.batch.len()).sum();
-        let notifies: Vec<Option<AppendNotify<'_>>> = taken
+        // One group a campaign: its writer's share and the parts its tasks
+        // handed straight over are written as one (one write statement a
+        // campaign, not one a command).
+        let (groups_of, shares) = by_campaign(taken);
+        let notifies: Vec<Option<AppendNotify<'_>>> = groups_of
             .iter()
-            .map(|s| {
-                s.notify.as_ref().map(|n| AppendNotify {
+            .map(|g| {
+                g.notify.as_ref().map(|n| AppendNotify {
                     channel: &n.channel,
                     prefix: &n.prefix,
                 })
             })
             .collect();
-        let groups: Vec<Group<'_>> = taken
+        let groups: Vec<Group<'_>> = groups_of
             .iter()
             .zip(&notifies)
-            .map(|(s, n)| Group {
-                schema: &s.schema,
-                batch: &s.batch,
+            .map(|(g, n)| Group {
+                schema: &g.schema,
+                batch: &g.batch,
                 notify: *n,
             })
             .collect();
@@ -429,19 +651,19 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
                         "serve: the database is not reachable ({e}); the committer connects again"
                     );
                 }
-                taken
+                groups_of
                     .iter()
-                    .map(|s| s.batch.iter().map(|_| Err(refused_whole(&e))).collect())
+                    .map(|g| g.batch.iter().map(|_| Err(refused_whole(&e))).collect())
                     .collect()
             }
             Err(p) => {
                 // Its connection may be mid-transaction: a new one next time.
                 let words = panic_words(&*p);
                 conn = None;
-                taken
+                groups_of
                     .iter()
-                    .map(|s| {
-                        s.batch
+                    .map(|g| {
+                        g.batch
                             .iter()
                             .map(|_| Err(Unwritten::Failed(words.clone())))
                             .collect()
@@ -449,12 +671,62 @@ fn commit_loop(url: &str, shares: &mpsc::Receiver<Share>, stats: &Stats) {
                     .collect()
             }
         };
-        for (s, a) in taken.into_iter().zip(answers) {
-            let _ = s.reply.send(a);
-        }
+        answer_shares(shares, answers);
     }
     if let Some(c) = conn {
         let _ = c.close();
+    }
+}
+
+/// A campaign's parts of one commit: every share of it, in the order taken.
+struct CampaignGroup {
+    schema: String,
+    batch: Vec<Decided>,
+    notify: Option<Notify>,
+}
+
+/// The shares taken for a commit gathered by campaign (first seen first),
+/// each share's parts moved into its campaign's group; beside them, each
+/// share's answer with its group and how many parts it had.
+fn by_campaign(taken: Vec<Share>) -> (Vec<CampaignGroup>, Vec<(Answer, usize, usize)>) {
+    let mut groups: Vec<CampaignGroup> = Vec::new();
+    let mut shares = Vec::with_capacity(taken.len());
+    for s in taken {
+        let n = s.batch.len();
+        let at = match groups.iter().position(|g| g.schema == s.schema) {
+            Some(at) => {
+                groups[at].batch.extend(s.batch);
+                at
+            }
+            None => {
+                groups.push(CampaignGroup {
+                    schema: s.schema,
+                    batch: s.batch,
+                    notify: s.notify,
+                });
+                groups.len() - 1
+            }
+        };
+        shares.push((s.reply, at, n));
+    }
+    (groups, shares)
+}
+
+/// Answer each share its parts' answers, taken in order from its
+/// campaign's group's (a group answered short: the rest `Unavailable`).
+fn answer_shares(shares: Vec<(Answer, usize, usize)>, answers: Vec<Answers>) {
+    let mut answers: Vec<std::vec::IntoIter<Result<(), Unwritten>>> =
+        answers.into_iter().map(Vec::into_iter).collect();
+    for (reply, at, n) in shares {
+        let mine = (0..n)
+            .map(|_| {
+                answers
+                    .get_mut(at)
+                    .and_then(Iterator::next)
+                    .unwrap_or(Err(Unwritten::Unavailable))
+            })
+            .collect();
+        reply.send(mine);
     }
 }
 
@@ -501,6 +773,22 @@ pub struct Writer {
     jobs: Option<mpsc::Sender<Job>>,
     thread: Option<JoinHandle<()>>,
     stats: Arc<Stats>,
+    /// PostgreSQL: where a command's append goes straight ([`Direct`]).
+    direct: Option<Direct>,
+}
+
+/// PostgreSQL: a command's append goes from whoever decided it straight to
+/// the process's committer, not through the campaign writer's thread (one
+/// thread switch and its wake-up less a command: issue 31, session 23).
+/// What the writer's thread kept is kept: the head is checked inside the
+/// commit's transaction, the command is answered once it is committed,
+/// and one battle's appends follow each other as its slot is held until
+/// each is answered; the writer's other jobs wait for the campaign's
+/// appends handed over before them ([`Pending`]).
+struct Direct {
+    to: Appends,
+    notify: Option<Notify>,
+    pending: Arc<Pending>,
 }
 
 /// What a writer has written: transactions and the appends in them.
@@ -553,10 +841,19 @@ impl Writer {
         let (tx, rx) = mpsc::channel();
         let stats = Arc::new(Stats::default());
         let counted = stats.clone();
+        let direct = appends.as_ref().map(|to| Direct {
+            to: to.clone(),
+            notify: notify.clone(),
+            pending: to.committer.pending_of(&to.schema),
+        });
+        let settled = direct
+            .as_ref()
+            .map(|d| (d.pending.clone(), d.to.committer.wait));
         let thread = std::thread::Builder::new().name(name).spawn(move || {
             let out = Out {
                 notify: notify.as_ref(),
                 appends: appends.as_ref(),
+                settled: settled.as_ref(),
             };
             run(campaign, rx, &counted, &reopen, out);
             counted.dead.store(true, Ordering::Relaxed);
@@ -565,6 +862,7 @@ impl Writer {
             jobs: Some(tx),
             thread: Some(thread),
             stats,
+            direct,
         })
     }
 
@@ -593,17 +891,22 @@ impl Writer {
     /// suspended task, not a blocking-pool thread (BENCHMARKS.md, the club
     /// server, session 16). A receiver whose sender is dropped unanswered
     /// means the writer stopped ([`Gone`]).
-    pub fn append_async(
-        &self,
-        d: Decided,
-    ) -> Result<oneshot::Receiver<Result<(), Unwritten>>, Gone> {
+    ///
+    /// On PostgreSQL the append goes straight to the committer ([`Direct`]).
+    pub fn append_async(&self, d: Decided) -> Result<Written, Gone> {
+        if let Some(to) = &self.direct {
+            return Ok(to
+                .to
+                .committer
+                .append(&to.to.schema, d, to.notify.as_ref(), &to.pending));
+        }
         let (tx, rx) = oneshot::channel();
         self.jobs
             .as_ref()
             .ok_or(Gone(None))?
             .send(Job::Append(d, tx))
             .map_err(|_| Gone(None))?;
-        Ok(rx)
+        Ok(Written::of(rx))
     }
 
     /// Run `f` on the campaign, in queue order, and wait for its result.
@@ -643,11 +946,14 @@ impl Drop for Writer {
     }
 }
 
-/// Where a writer's appends go, and what each part notifies.
+/// Where a writer's appends go, and what each part notifies; on
+/// PostgreSQL, the campaign's appends handed straight to the committer,
+/// waited for before each job (the committer's wait at most).
 #[derive(Clone, Copy)]
 struct Out<'a> {
     notify: Option<&'a Notify>,
     appends: Option<&'a Appends>,
+    settled: Option<&'a (Arc<Pending>, std::time::Duration)>,
 }
 
 fn run(
@@ -683,6 +989,10 @@ fn run(
                         panicked = true;
                         carried = Some(Job::Run(f));
                         break;
+                    }
+                    // And those handed straight to the committer before it.
+                    if let Some((pending, most)) = notify.settled {
+                        pending.wait_settled(*most);
                     }
                     // Answered by the job itself (in words) when it panics.
                     panicked |= catch_unwind(AssertUnwindSafe(|| f(&mut campaign))).is_err();
@@ -895,7 +1205,7 @@ mod tests {
                 schema: TEST_GATE.into(),
                 batch: Vec::new(),
                 notify: None,
-                reply,
+                reply: Answer::Writer(reply),
                 deadline: std::time::Instant::now() + std::time::Duration::from_secs(3600),
             })
             .unwrap();
@@ -926,6 +1236,208 @@ mod tests {
             c.stats().0,
             1,
             "only the new thread's commit was taken; the given-up share was not written"
+        );
+    }
+
+    /// Wait (60 s at most: a condition, not a time) until `ok`.
+    fn until(what: &str, mut ok: impl FnMut() -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !ok() {
+            assert!(std::time::Instant::now() < deadline, "{what}: not in 60 s");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Hold `c`'s thread at the [`GATE`] (a share no one gives up on); the
+    /// sender that opens it.
+    fn held_at_the_gate(c: &Committer) -> mpsc::Sender<()> {
+        let (open, gate) = mpsc::channel();
+        *GATE.lock().unwrap() = Some(gate);
+        let (reply, _) = mpsc::sync_channel(1);
+        assert!(
+            c.send(Share {
+                schema: TEST_GATE.into(),
+                batch: Vec::new(),
+                notify: None,
+                reply: Answer::Writer(reply),
+                deadline: std::time::Instant::now() + std::time::Duration::from_secs(3600),
+            })
+            .is_some()
+        );
+        until("the thread is held at the gate", || {
+            GATE.lock().unwrap_or_else(|p| p.into_inner()).is_none()
+        });
+        open
+    }
+
+    /// Session 23: on PostgreSQL a command's append goes straight to the
+    /// committer, not through its campaign's writer thread; a job of that
+    /// writer (a battle loaded, a position saved) queued after it still
+    /// runs only once the committer has let it go, so it sees the command
+    /// (DESIGN.md section 7: a job sees what every request before it did).
+    /// The committer is held at a gate (nothing timed): the job is found
+    /// waiting, and runs after the append is answered, with none pending.
+    #[test]
+    fn s23_a_writers_job_waits_for_the_appends_handed_straight_to_the_committer_before_it() {
+        let _one_gate = GATE_TESTS.lock().unwrap_or_else(|p| p.into_inner());
+        let c = Arc::new(Committer::start("host=/nonexistent".into()).unwrap());
+        let open = held_at_the_gate(&c);
+        let pending = c.pending_of(TEST_ECHO);
+        let mut answer = c.part(TEST_ECHO, Vec::new(), None, &pending).answer;
+        assert_eq!(*pending.count.lock().unwrap(), 1, "the append is counted");
+        let writer = Writer::start(
+            Campaign::create_in_memory("Club").unwrap(),
+            "campaign-test".into(),
+            Box::new(|| Campaign::create_in_memory("Club")),
+            None,
+            Some(Appends {
+                committer: c.clone(),
+                schema: TEST_ECHO.into(),
+            }),
+        )
+        .unwrap();
+        let seen = pending.clone();
+        let job = std::thread::spawn(move || {
+            writer
+                .run(move |_| *seen.count.lock().unwrap())
+                .map_err(|g| g.0)
+        });
+        until("the writer's job waiting for the append", || {
+            pending.waits.load(Ordering::Relaxed) >= 1
+        });
+        assert!(
+            answer.try_recv().is_err(),
+            "the append is not answered while the committer is held"
+        );
+        assert!(!job.is_finished(), "the job waits while the append is held");
+        open.send(()).unwrap();
+        assert_eq!(
+            job.join().unwrap().unwrap(),
+            0,
+            "the job ran once no append of its campaign was with the committer"
+        );
+        assert!(
+            answer.try_recv().is_ok(),
+            "the append was answered before the job ran"
+        );
+    }
+
+    /// Session 23: an append handed straight to a committer that is late
+    /// (held at the gate) is answered `Unavailable` by the awaiting task
+    /// once the committer's wait has run out, the thread is replaced, and
+    /// the late thread, when it comes back, does not write it (review10
+    /// S1 on the new path); its campaign's count goes back to none.
+    #[test]
+    fn s23_an_append_handed_straight_to_a_late_committer_is_unavailable_and_not_written() {
+        let _one_gate = GATE_TESTS.lock().unwrap_or_else(|p| p.into_inner());
+        let mut c = Committer::start("host=/nonexistent".into()).unwrap();
+        c.wait = std::time::Duration::from_secs(1);
+        let c = Arc::new(c);
+        let pending = c.pending_of(TEST_ECHO);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let mut late = Vec::new();
+        let mut gates = Vec::new();
+        // Awaited by a task, then waited for on a thread: each time on a
+        // thread held at the gate.
+        for on_task in [true, false] {
+            gates.push(held_at_the_gate(&c));
+            let written = c.part(TEST_ECHO, Vec::new(), None, &pending);
+            let answer = if on_task {
+                rt.block_on(written.settled())
+            } else {
+                written.settled_blocking()
+            };
+            assert!(
+                matches!(answer, Ok(Err(Unwritten::Unavailable))),
+                "on a task {on_task}: {answer:?}"
+            );
+            let mut t = c.thread.lock().unwrap();
+            assert!(
+                t.replace,
+                "on a task {on_task}: its wait ran out: the thread is to be replaced"
+            );
+            late.push(t.handle.take().unwrap());
+        }
+        for open in gates {
+            open.send(()).unwrap();
+        }
+        // The next share goes to a new thread.
+        let _ = c.commit(TEST_ECHO, Vec::new(), None);
+        for t in late {
+            until("a late thread ends", || t.is_finished());
+            t.join().unwrap();
+        }
+        assert_eq!(
+            c.stats().0,
+            1,
+            "only the new thread's commit was taken; the given-up appends were not written"
+        );
+        until("its campaign's count goes back to none", || {
+            *pending.count.lock().unwrap() == 0
+        });
+    }
+
+    /// Session 23: the shares of one commit are gathered by campaign (one
+    /// write a campaign, not one a command), first seen first, and each
+    /// share is answered its own parts' answers, in order.
+    #[test]
+    fn s23_one_campaigns_shares_are_one_group_and_each_share_is_answered_its_own_parts() {
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+        let mut answers = Vec::new();
+        let shares: Vec<Share> = ["b", "a", "b"]
+            .into_iter()
+            .map(|schema| {
+                let (reply, answer) = mpsc::sync_channel(1);
+                answers.push(answer);
+                Share {
+                    schema: schema.into(),
+                    batch: Vec::new(),
+                    notify: None,
+                    reply: Answer::Writer(reply),
+                    deadline: far,
+                }
+            })
+            .collect();
+        let (groups, placed) = by_campaign(shares);
+        let schemas: Vec<&str> = groups.iter().map(|g| g.schema.as_str()).collect();
+        assert_eq!(
+            schemas,
+            ["b", "a"],
+            "one group a campaign, first seen first"
+        );
+        let at: Vec<usize> = placed.iter().map(|(_, at, _)| *at).collect();
+        assert_eq!(at, [0, 1, 0]);
+        // As if the first "b" share had two parts, the second one.
+        let placed: Vec<(Answer, usize, usize)> = placed
+            .into_iter()
+            .zip([2, 1, 1])
+            .map(|((a, at, _), n)| (a, at, n))
+            .collect();
+        answer_shares(
+            placed,
+            vec![
+                vec![
+                    Ok(()),
+                    Err(Unwritten::ReusedId),
+                    Err(Unwritten::Busy("b".into())),
+                ],
+                vec![Err(Unwritten::Stale("a".into()))],
+            ],
+        );
+        let got: Vec<String> = answers
+            .iter()
+            .map(|a| format!("{:?}", a.try_recv().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "[Ok(()), Err(ReusedId)]",
+                "[Err(Stale(\"a\"))]",
+                "[Err(Busy(\"b\"))]"
+            ]
         );
     }
 
