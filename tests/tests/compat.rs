@@ -1004,3 +1004,43 @@ fn make_the_format_5_fixture() {
     c.export_battle(id, &dir.join(file)).unwrap();
     write_manifest(&dir, c, "compat::make_the_format_5_fixture", &[(file, id)]);
 }
+
+/// Session 23's bumps (Dimension X 6, Night of the Saucers 6, Alien
+/// Invasion 10) change what happens only in the two-player variant of
+/// Dimension X, with Saucers' options and with Sighting a Target: every
+/// battle of the last fixture written before them (`2026-11-28-schema9`:
+/// Dimension X 5, Saucers 5, Alien Invasion 9) that uses none of those is
+/// decided entry for entry as it was recorded (review20 S2: compat alone
+/// accepts any rules change of an older battle). A battle that uses one of
+/// them may be reported as a rules change, never as tampering.
+#[test]
+fn session_23s_bumps_decide_no_entry_of_a_battle_outside_what_they_changed_differently() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat/2026-11-28-schema9");
+    let m = read_manifest(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let c = Campaign::open(&copy_of(&dir, CAMPAIGN_FILE, tmp.path())).unwrap();
+    let mut checked = 0;
+    for want in &m.battles {
+        let b = c.load_battle(want.id).unwrap();
+        let report = b.verify();
+        assert!(report.ok(), "{}: {report}", want.title);
+        // The battles that use what changed: the two-player Dimension X
+        // battle and the battle with every Advanced Invasion Earth module
+        // (Sighting a Target among them).
+        let uses_a_change = want.title.contains("two players") && want.game == "dimx"
+            || want.title.contains("every Advanced Invasion Earth module");
+        if uses_a_change {
+            if let Some(d) = &report.rules_changed {
+                assert!(
+                    matches!(d.kind, DivergenceKind::RulesChanged { .. }),
+                    "{}: {report}",
+                    want.title
+                );
+            }
+            continue;
+        }
+        assert_eq!(report.rules_changed, None, "{}: {report}", want.title);
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+}
