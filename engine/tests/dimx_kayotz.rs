@@ -1416,3 +1416,58 @@ fn chit_lull_does_nothing() {
     assert_eq!(state(&b).aliens, before.aliens);
     assert_eq!(state(&b).marines, before.marines);
 }
+
+/// Variant (review20 S1), C.3 "…is instead simply flipped back over to its
+/// Active side (only) and does nothing else for that turn": a unit a chit
+/// woke this turn and a later chit names again takes no target or hex, and
+/// one given is refused in words naming C.3, nothing recorded; the bare
+/// `activate` is what `legal` offers and it is taken.
+#[test]
+fn variant_c3_a_unit_woken_this_turn_refuses_a_target_given_when_named_again() {
+    let mut b = battle_seeded(
+        &alpha(
+            "marine MS1 at 225\nkayotz K7 at 226 dormant\ncup overlords_command rush_4_8\nrecon yes",
+        ),
+        1,
+        true,
+    );
+    play(&mut b, END_PHASE, &[]);
+    play(&mut b, &choose_chit("overlords_command"), &[]);
+    // The Overlord's Command names K7, Dormant: activating it flips it.
+    let ev = try_play(&mut b, 1, &order("activate", "K7"), &[]).unwrap();
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, DimxEvent::AlienFlipped { unit, dormant: false, .. } if unit == "K7")
+        ),
+        "{ev:?}"
+    );
+    // Drawn again by the follow-up chit, it is asked once more.
+    let (before, at) = (b.records().len(), state(&b).clone());
+    let e = try_play(
+        &mut b,
+        1,
+        r#"{"activate":{"unit":"K7","target":"MS1"}}"#,
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, RuleErrorKind::Illegal, "{e}");
+    assert!(
+        e.message.contains("target MS1")
+            && e.message.contains("a chit flipped it to Active this turn"),
+        "{e}"
+    );
+    assert_eq!(b.records().len(), before, "nothing recorded");
+    assert!(*state(&b) == at, "the state is as it was");
+    let offered: Vec<DimxCommand> = DimX::legal(state(&b))
+        .into_iter()
+        .filter(|(a, _)| *a == Actor(1))
+        .map(|(_, c)| c)
+        .collect();
+    assert_eq!(offered, vec![cmd(&order("activate", "K7"))]);
+    try_play(&mut b, 1, &order("activate", "K7"), &[]).unwrap();
+    assert_eq!(
+        state(&b).marine("MS1").unwrap().condition,
+        Condition::Fine,
+        "no fire at the Marine next to it"
+    );
+}
