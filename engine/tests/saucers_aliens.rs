@@ -57,6 +57,69 @@ fn defeat_one_student_per_alien_left_on_the_tile_the_players_choice() {
     );
 }
 
+/// Assumption 14, one rule for every step (rules version 6, review18 S2),
+/// every option off: the Nine Lives lose their last student in their own
+/// Defeat step and are passed over to the Alien turn ending their turn: no
+/// Collect, no Upkeep asked of a gang with nobody on the board, and the log
+/// says why. A battle started under version 5 (`Saucers::setup_recorded`)
+/// plays on as it did: Collect, then Upkeep asked of the empty gang.
+#[test]
+fn turn_order_a_gang_lost_in_its_defeat_step_is_passed_over_to_the_alien_turn() {
+    let config = gangs(&["nine_lives", "fly_boyz"]);
+    assert!(Saucers::setup(&config).unwrap().pass_over_lost_gangs);
+    assert!(
+        Saucers::setup_recorded(&config, 6)
+            .unwrap()
+            .pass_over_lost_gangs
+    );
+    assert!(
+        !Saucers::setup_recorded(&config, 5)
+            .unwrap()
+            .pass_over_lost_gangs
+    );
+    for pass in [true, false] {
+        let mut st = quiet(&["nine_lives", "fly_boyz"], "C3");
+        st.pass_over_lost_gangs = pass;
+        for id in ["ace", "jet", "wingnut"] {
+            put(&mut st, id, "F6");
+        }
+        for id in ["whiskers", "patch"] {
+            let h = human(&st, id) as usize;
+            st.humans[h].alive = false;
+            st.humans[h].mission = None;
+        }
+        let tabby = human(&st, "tabby");
+        alien(&mut st, AlienKind::Probe, "C3");
+        to_defeat(&mut st);
+        let before = st.clone();
+        // CPR rolls a blank: Tabby is lost.
+        let events = ok(&mut st, 0, C::Lose { human: tabby }, dice(&[1]));
+        assert!(st.living(0).next().is_none() && st.over.is_none());
+        let said = words(&before, &events).join("; ");
+        if pass {
+            assert_eq!(st.phase, Phase::Alien);
+            assert!(
+                said.contains("Nine Lives have no students left: on to the Alien turn"),
+                "{said}"
+            );
+        } else {
+            assert_eq!(st.phase, Phase::Defeat);
+            assert!(!said.contains("no students left"), "{said}");
+            step(&mut st, C::Collect);
+            assert_eq!(st.phase, Phase::Upkeep);
+            assert!(Saucers::asked(&st).iter().any(|a| a.seat == Actor(0)));
+            ok(&mut st, 0, C::Upkeep, None);
+            assert_eq!(st.phase, Phase::Alien);
+        }
+        assert!(Saucers::asked(&st).iter().all(|a| a.seat != Actor(0)));
+        assert_eq!(Saucers::automatic(&st), Some(C::AlienTurn));
+        step(&mut st, C::AlienTurn);
+        if st.over.is_none() {
+            assert_eq!(st.current, 1, "the Fly Boyz play next");
+        }
+    }
+}
+
 /// Defeat, assumption 12 (review7 S2): "If any aliens remain on the same tile
 /// as any of your humans, discard 1 student for every 1 alien remaining.
 /// (Player's choice.)" An alien reaches only the students on its tile: more

@@ -136,6 +136,12 @@ fn from_position(ids: &[&str], at_once: bool, text: &str) -> Session<Saucers> {
     s
 }
 
+/// Seat 1 completes the mission this student carries.
+fn deliver(s: &mut Session<Saucers>, human: u16) {
+    s.play(Actor(0), &C::Complete { human }, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// Turn.Draw, "continuing until your max hand size is met. Drawn Event
 /// cards count towards your hand size", with option `saucers_strike_at_once`
 /// (rules version 6, review17 M1): the Nine Lives draw Reinforcements, whose
@@ -189,6 +195,39 @@ fn aliens_saucer_option_a_gang_struck_down_in_its_draw_is_passed_over() {
     assert!(Saucers::asked(st).iter().all(|a| a.seat != Actor(0)));
 }
 
+/// Assumption 14 in the Actions step, option `saucers_strike_at_once`
+/// (rules version 6, review18 S2): Tabby, the Nine Lives' last student,
+/// delivers Stock the Shelter and her reward draw's Reinforcements strike
+/// her. The gang is passed over: no end of actions, Defeat or Upkeep asked
+/// of it; its Alien turn comes and the Fly Boyz play. Without the option
+/// Tabby lives and acts on.
+#[test]
+fn aliens_saucer_option_a_gang_struck_down_in_its_actions_is_passed_over() {
+    let text = "tile D3 church\nstudent tabby D3 mission shelter\nstudent whiskers A1 dead\nstudent patch A1 dead\n\
+        student ace F6\nstudent jet F6\nstudent wingnut F6\ntokens 1 food 2\n\
+        deck reinforcements bat bat\nalien_deck saucer D3 probe A6\nturn 1 actions\n";
+    for at_once in [false, true] {
+        let mut s = from_position(&["nine_lives", "fly_boyz"], at_once, text);
+        let tabby = human(s.state(), "tabby");
+        deliver(&mut s, tabby);
+        s.play_due().unwrap();
+        let st = s.state();
+        assert!(st.over.is_none(), "the Fly Boyz live");
+        assert_eq!(st.humans[tabby as usize].alive, !at_once);
+        if at_once {
+            assert!(
+                st.aliens
+                    .iter()
+                    .any(|a| a.kind == AlienKind::Probe && a.at == at("A6")),
+                "the Alien turn of the Nine Lives' turn was played"
+            );
+            assert_eq!((st.current, st.phase), (1, Phase::Actions));
+        } else {
+            assert_eq!((st.current, st.phase), (0, Phase::Actions));
+        }
+    }
+}
+
 /// Missions (assumption 5: the player "takes the next from the pile onto
 /// the same student"), option `saucers_strike_at_once` (rules version 6,
 /// review17 M1): Tabby delivers Stock the Shelter; its reward draw turns up
@@ -213,14 +252,7 @@ fn aliens_saucer_option_a_deliverer_struck_by_its_reward_draw_takes_no_new_missi
         };
         let dealt = s.state().humans[whiskers].mission;
         assert!(dealt.is_some() && s.state().humans[patch].mission.is_none());
-        s.play(
-            Actor(0),
-            &C::Complete {
-                human: tabby as u16,
-            },
-            None,
-        )
-        .unwrap();
+        deliver(&mut s, tabby as u16);
         let st = s.state();
         assert_eq!(st.seats[0].missions_done.len(), 1);
         assert_eq!(st.humans[whiskers].mission, dealt);
@@ -232,6 +264,60 @@ fn aliens_saucer_option_a_deliverer_struck_by_its_reward_draw_takes_no_new_missi
             "a dead student carries nothing"
         );
         assert_eq!(st.humans[patch].mission.is_some(), at_once);
+    }
+}
+
+/// Missions (assumption 5), option `saucers_strike_at_once` (rules version
+/// 6, review18 S1): Tabby delivers Stock the Shelter; the reward draw turns
+/// up Reinforcements, whose Saucer strikes E6 and Whiskers, who carried the
+/// militia mission. Whiskers' lost mission goes under the pile and the
+/// seat's first living student without one, Tabby (just delivered), draws
+/// the next. Tabby already carries one then, so the delivery's next mission
+/// goes to nobody (Patch carries the one dealt): no mission card leaves the
+/// game. Every mission is counted either way: the pile, those carried, those
+/// done and the seat's unassigned one make the missions of the game.
+#[test]
+fn aliens_saucer_option_a_deliverer_handed_a_struck_comrades_mission_during_its_reward_keeps_it() {
+    let text = "tile D3 church\ntile E6 diner\nstudent tabby D3 mission shelter\n\
+        student whiskers E6 mission militia\nstudent patch A1\ntokens 1 food 2\n\
+        deck reinforcements bat bat\nalien_deck saucer E6\nturn 1 actions\n";
+    for at_once in [false, true] {
+        let mut s = from_position(&["nine_lives"], at_once, text);
+        let id = |st: &xenolog_engine::games::saucers::SaucersState, w: &str| human(st, w) as usize;
+        let (tabby, whiskers, patch) = {
+            let st = s.state();
+            (id(st, "tabby"), id(st, "whiskers"), id(st, "patch"))
+        };
+        let dealt = s.state().humans[patch].mission;
+        let militia = s.state().humans[whiskers].mission;
+        let next = s.state().mission_pile.last().copied();
+        assert!(dealt.is_some() && militia.is_some() && next.is_some());
+        deliver(&mut s, tabby as u16);
+        let st = s.state();
+        assert_eq!(st.humans[whiskers].alive, !at_once);
+        assert_eq!(st.humans[patch].mission, dealt, "Patch keeps his");
+        assert_eq!(
+            st.humans[tabby].mission, next,
+            "Tabby carries the next mission of the pile"
+        );
+        if at_once {
+            assert_eq!(st.humans[whiskers].mission, None);
+            assert_eq!(
+                st.mission_pile.first().copied(),
+                militia,
+                "the lost mission goes under the pile"
+            );
+        } else {
+            assert_eq!(st.humans[whiskers].mission, militia);
+        }
+        let carried = st.humans.iter().filter(|h| h.mission.is_some()).count();
+        let done: usize = st.seats.iter().map(|x| x.missions_done.len()).sum();
+        let unassigned = st.seats.iter().filter(|x| x.unassigned.is_some()).count();
+        assert_eq!(
+            st.mission_pile.len() + carried + done + unassigned,
+            st.content.missions.len(),
+            "every mission card is in the game"
+        );
     }
 }
 
@@ -277,6 +363,22 @@ fn turn_move_alien_option_a_saucer_holds_students_on_its_tile_as_every_alien_doe
                 None,
             );
             assert_eq!(st.humans[tabby as usize].at, at("D4"));
+            // The text's third way out, "a ... move card that allows your
+            // human to escape" (review18 N4): Patch, held, may not ride the
+            // Skateboard off; the Smoke Bomb takes him.
+            let patch = human(&st, "patch");
+            let board = give(&mut st, 0, "skateboard");
+            refused(
+                &mut st,
+                0,
+                move_card(patch, board, "D5"),
+                None,
+                "Turn.Move.Alien",
+            );
+            let smoke = give(&mut st, 0, "smoke");
+            st.seats[0].tokens.scrap = 1;
+            ok(&mut st, 0, move_card(patch, smoke, "D5"), None);
+            assert_eq!(st.humans[patch as usize].at, at("D5"));
         } else {
             walk.unwrap();
             through.unwrap();

@@ -391,3 +391,37 @@ fn hidden_hands_whether_another_seat_may_play_an_instant_is_not_shown_publicly()
     assert_eq!(seats(open.asked()), vec![Actor(0), Actor(1)]);
     assert_eq!(seats(open.asked_publicly()), vec![Actor(0), Actor(1)]);
 }
+
+/// A position the game cannot go on from is refused naming its line
+/// (review18 N1; rules version 6): the turn of a seat whose students are
+/// all dead (nobody to act), or, without a `turn` line, a seat with no
+/// living student to be given its mission at the setup (the game would wait
+/// on it forever). A gang wiped out while another plays is a position like
+/// any other. A battle started under version 5 opens as it was.
+#[test]
+fn position_a_seat_with_no_living_student_neither_takes_the_turn_nor_stalls_the_setup() {
+    let dead =
+        "student tabby A1 dead\nstudent whiskers A1 dead\n# the last\nstudent patch A1 dead\n";
+    let why = refused(&format!("{dead}turn nine_lives actions\n"));
+    assert!(
+        why.contains("position line 5") && why.contains("whose students are all dead"),
+        "{why}"
+    );
+    let why = refused(&format!("{dead}turn 1 draw\n"));
+    assert!(why.contains("position line 5"), "{why}");
+    let why = refused(dead);
+    assert!(
+        why.contains("position line 4")
+            && why.contains("seat 1 (Nine Lives)")
+            && why.contains("'turn' line"),
+        "{why}"
+    );
+    let s = from(&format!("{dead}turn 2 actions\n"));
+    assert_eq!((s.state().current, s.state().phase), (1, Phase::Actions));
+    assert!(s.state().living(0).next().is_none());
+    let two_dead = from("student tabby A1 dead\nstudent whiskers A1 dead\n");
+    assert_eq!(two_dead.state().phase, Phase::Assign);
+    let mut config = gangs(&["nine_lives", "fly_boyz"]);
+    config.scenario_text = Some(dead.into());
+    Saucers::setup_recorded(&config, 5).expect("a battle of version 5 opens as it was");
+}

@@ -404,6 +404,22 @@ fn setup_3_the_gangs_are_given_as_a_list_or_as_ids_separated_by_commas() {
         seats(r#"{"players":1,"gangs":"nine_lives"}"#),
         ["nine_lives"]
     );
+    // An empty string, or one of commas and spaces, names no gang (review18
+    // N3): refused in words, never read as "the default gangs".
+    for json in [
+        r#"{"players":2,"gangs":""}"#,
+        r#"{"players":2,"gangs":" , "}"#,
+    ] {
+        let err = serde_json::from_str::<SaucersConfig>(json)
+            .expect_err("no gang named")
+            .to_string();
+        assert!(err.contains("names no gang"), "{json}: {err}");
+    }
+    let err =
+        serde_json::from_str::<SaucersConfig>(r#"{"players":2,"gangs":"nine_lives,,fly_boyz"}"#)
+            .expect_err("a blank between commas")
+            .to_string();
+    assert!(err.contains("empty id between its commas"), "{err}");
     let err = serde_json::from_str::<SaucersConfig>(r#"{"players":2,"gangs":7}"#)
         .expect_err("a number names no gang")
         .to_string();

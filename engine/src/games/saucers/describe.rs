@@ -3,7 +3,7 @@
 
 use super::data::{Tokens, coord, kind_name};
 use super::rules::{InstantOn, SaucersCommand as C, phase_name, seat_label};
-use super::state::{HIDDEN, SaucersEvent as E, SaucersState, Target};
+use super::state::{HIDDEN, Phase, SaucersEvent as E, SaucersState, Target};
 use crate::game::Actor;
 
 fn card(st: &SaucersState, c: u16) -> String {
@@ -268,6 +268,18 @@ pub fn event(st: &SaucersState, e: &E) -> String {
             seat_label(st, *seat),
             card(st, *c)
         ),
+        // Assumption 14: say why a gang's turn goes straight to its end.
+        E::PhaseChanged {
+            phase: Phase::Alien,
+        } if st.over.is_none()
+            && st.seats.len() > usize::from(st.current)
+            && st.living(st.current).next().is_none() =>
+        {
+            format!(
+                "{} have no students left: on to the Alien turn",
+                seat_label(st, st.current)
+            )
+        }
         E::PhaseChanged { phase } => format!("on to {}", phase_name(*phase)),
         E::ActionUsed { human: h } => format!(
             "{} uses an action ({} left)",

@@ -126,20 +126,29 @@ fn gang_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
         List(Vec<String>),
         Words(String),
     }
-    Ok(
-        match ListOrWords::deserialize(d).map_err(|_| {
-            serde::de::Error::custom(
-                "gangs are a list of gang ids or one string of ids separated by commas",
-            )
-        })? {
-            ListOrWords::List(ids) => ids,
-            ListOrWords::Words(w) => w
-                .split(',')
-                .map(|id| id.trim().to_string())
-                .filter(|id| !id.is_empty())
-                .collect(),
-        },
-    )
+    match ListOrWords::deserialize(d).map_err(|_| {
+        serde::de::Error::custom(
+            "gangs are a list of gang ids or one string of ids separated by commas",
+        )
+    })? {
+        ListOrWords::List(ids) => Ok(ids),
+        // A string names every gang (review18 N3): an empty one, or one
+        // with nothing between two commas, is a slip, not "the default".
+        ListOrWords::Words(w) => {
+            let ids: Vec<String> = w.split(',').map(|id| id.trim().to_string()).collect();
+            if ids.iter().all(|id| id.is_empty()) {
+                return Err(serde::de::Error::custom(format!(
+                    "gangs '{w}' names no gang: give gang ids separated by commas, or leave the option out for the gangs in file order"
+                )));
+            }
+            if ids.iter().any(|id| id.is_empty()) {
+                return Err(serde::de::Error::custom(format!(
+                    "gangs '{w}' has an empty id between its commas"
+                )));
+            }
+            Ok(ids)
+        }
+    }
 }
 
 fn variant_number<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
@@ -164,6 +173,17 @@ fn variant_number<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
 
 /// The state before the opening deal.
 pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
+    start_recorded(config, <Saucers as Game>::RULES_VERSION)
+}
+
+/// The state before the opening deal of a battle started under
+/// `rules_version`. Before version 6 a gang that lost its last student in
+/// its own turn played that turn's steps on (assumption 14), and a position
+/// file could leave a seat with no living student; such a battle keeps both.
+pub fn start_recorded(
+    config: &SaucersConfig,
+    rules_version: u32,
+) -> Result<SaucersState, SetupError> {
     let own: Vec<(String, String)> = config
         .files
         .iter()
@@ -258,7 +278,8 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
     let preset = match &config.scenario_text {
         None => None,
         Some(text) => {
-            let p = position::parse(text, &content, &gangs).map_err(SetupError)?;
+            let p =
+                position::parse(text, &content, &gangs, rules_version >= 6).map_err(SetupError)?;
             if let Some(def) = p
                 .students
                 .iter()
@@ -282,6 +303,7 @@ pub fn start(config: &SaucersConfig) -> Result<SaucersState, SetupError> {
         saucers_strike_at_once: config.saucers_strike_at_once,
         hunter_named_in_defeat: config.hunter_named_in_defeat,
         saucers_hold_students: config.saucers_hold_students,
+        pass_over_lost_gangs: rules_version >= 6,
         difficulty: config.difficulty,
         missions_to_win: config.missions,
         first: config.youngest.clamp(1, config.players) - 1,
@@ -325,7 +347,7 @@ fn hide(v: &[u16]) -> Vec<u16> {
 impl Game for Saucers {
     game_parts! {
         types: SaucersConfig, SaucersState, SaucersCommand, SaucersEvent;
-        setup: start; decide: rules::decide; decide_and_apply: rules::decide_and_apply; automatic: rules::automatic; apply: state::apply;
+        setup: start; setup_recorded: start_recorded; decide: rules::decide; decide_and_apply: rules::decide_and_apply; automatic: rules::automatic; apply: state::apply;
         legal: legal::legal; asked: legal::asked; anchors: legal::anchors;
         describe_command: describe::command; describe_event: describe::event; scene: scene::scene;
         // Students and cards by name, tiles as `"C4"` (`names.rs`).
@@ -340,10 +362,13 @@ impl Game for Saucers {
     /// (`Withdraw`), so a battle whose answering player is away goes on.
     /// 6 (session 23, review17 M1 and S1): with option
     /// `saucers_strike_at_once`, the Draw step measures the hand size before
-    /// each card (a strike mid-draw shrinks it; a gang struck down plays no
-    /// step of its turn) and a deliverer struck by its reward draw takes no
-    /// new mission; option `saucers_hold_students` (a Saucer holds students
-    /// on its tile).
+    /// each card (a strike mid-draw shrinks it) and a deliverer struck by
+    /// its reward draw takes no new mission; option `saucers_hold_students`
+    /// (a Saucer holds students on its tile). In a battle started under 6
+    /// (review18 S2, N1): a gang that loses its last student in its own
+    /// turn plays no further step of it but the Alien turn, whatever the
+    /// step, and a position file that would stall on a seat with no living
+    /// student is refused.
     const RULES_VERSION: u32 = 6;
 
     fn scenarios() -> Vec<ScenarioInfo> {

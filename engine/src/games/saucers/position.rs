@@ -31,7 +31,9 @@
 //! With `turn`, the setup's mission-giving is skipped: each seat's dealt
 //! mission goes to its first living student without one (a `student ...
 //! mission` line gives one of one's own choosing). Every line is checked; a
-//! bad one is refused naming its line.
+//! bad one is refused naming its line, and so is a position that would
+//! stall on a seat whose students are all dead (its turn, or without `turn`
+//! the setup's mission-giving; rules version 6).
 
 use serde::{Deserialize, Serialize};
 
@@ -155,8 +157,17 @@ fn step_named(w: &str) -> Option<Phase> {
 }
 
 /// Read a position file against the game's content and its seats' gangs
-/// (indices into the content's gangs, in seat order).
-pub fn parse(text: &str, content: &Content, gangs: &[usize]) -> Result<Preset, String> {
+/// (indices into the content's gangs, in seat order). With `goes_on`
+/// (rules version 6 on, review18 N1) a position the game cannot go on
+/// from is refused: the turn of a seat whose students are all dead, or,
+/// without a `turn` line, a seat with no living student to be given its
+/// mission at the setup.
+pub fn parse(
+    text: &str,
+    content: &Content,
+    gangs: &[usize],
+    goes_on: bool,
+) -> Result<Preset, String> {
     // As the data files: every word becomes a string, so megabytes of them
     // would cost many times the file (found by the hostile-file tests).
     if text.len() > MAX_FILE {
@@ -166,6 +177,9 @@ pub fn parse(text: &str, content: &Content, gangs: &[usize]) -> Result<Preset, S
     // Copies of each card named so far (no more than the deck holds).
     let mut named = vec![0usize; content.cards.len()];
     let mut alien_named = vec![false; content.aliens.len()];
+    // The line of each `student` statement (as `p.students`) and of `turn`.
+    let mut student_lines = Vec::new();
+    let mut turn_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let no = i + 1;
         let err = |m: String| format!("position line {no}: {m}");
@@ -362,6 +376,7 @@ pub fn parse(text: &str, content: &Content, gangs: &[usize]) -> Result<Preset, S
                     return Err(err(format!("{id} is placed twice")));
                 }
                 p.students.push(set);
+                student_lines.push(no);
             }
             "hand" => {
                 let s = seat(ws.get(1))?;
@@ -467,6 +482,7 @@ pub fn parse(text: &str, content: &Content, gangs: &[usize]) -> Result<Preset, S
                     return Err(err(format!("unexpected '{}'", ws[3])));
                 }
                 p.turn = Some((s, step));
+                turn_line = no;
             }
             k => {
                 return Err(err(format!(
@@ -478,5 +494,51 @@ pub fn parse(text: &str, content: &Content, gangs: &[usize]) -> Result<Preset, S
             return Err(err("more than 200 aliens".into()));
         }
     }
+    if goes_on {
+        goes_on_from(&p, content, gangs, &student_lines, turn_line)?;
+    }
     Ok(p)
+}
+
+/// Refuse a position with a seat whose students are all dead where the
+/// game would stall: its turn (nobody to act), or the setup's mission-giving
+/// (nobody to give the mission to), naming the line that does it.
+fn goes_on_from(
+    p: &Preset,
+    content: &Content,
+    gangs: &[usize],
+    student_lines: &[usize],
+    turn_line: usize,
+) -> Result<(), String> {
+    for (seat, &g) in gangs.iter().enumerate() {
+        // The line of each of the gang's students set dead, if all are.
+        let dead: Option<Vec<usize>> = content
+            .gang_humans(g)
+            .into_iter()
+            .map(|d| {
+                p.students
+                    .iter()
+                    .position(|s| usize::from(s.def) == d && s.dead)
+                    .map(|i| student_lines[i])
+            })
+            .collect();
+        let Some(last) = dead.and_then(|lines| lines.into_iter().max()) else {
+            continue;
+        };
+        let who = format!("seat {} ({})", seat + 1, content.gangs[g].name);
+        match p.turn {
+            Some((t, _)) if usize::from(t) == seat => {
+                return Err(format!(
+                    "position line {turn_line}: the turn of {who}, whose students are all dead: a gang with no living student takes no turn; name a seat with one"
+                ));
+            }
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "position line {last}: {who} has no living student left to be given its mission at the setup; add a 'turn' line naming a seat with a living student"
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -522,10 +522,9 @@ pub fn decide_and_apply(
                 }
             }
             if cx.st.over.is_none() {
-                // Assumption 14: a player with no student left is passed
-                // over. Struck down in its own draw, the gang plays no step
-                // of its turn; the Alien turn ending that turn still comes.
-                let phase = if cx.st.living(seat).next().is_none() {
+                // Assumption 14: a gang struck down in its own draw is
+                // passed over to the Alien turn (`pass_over`).
+                let phase = if passed_over(&cx.st) {
                     Phase::Alien
                 } else {
                     Phase::Actions
@@ -1018,7 +1017,28 @@ pub fn decide_and_apply(
 /// state after them.
 fn finish(mut cx: Cx) -> (Vec<E>, SaucersState) {
     check_end(&mut cx);
+    pass_over(&mut cx);
     cx.into_parts()
+}
+
+/// Whether the current seat, its gang gone while the game goes on, is
+/// passed over for the rest of its turn (assumption 14; rules version 6).
+fn passed_over(st: &SaucersState) -> bool {
+    st.pass_over_lost_gangs && st.over.is_none() && st.living(st.current).next().is_none()
+}
+
+/// Assumption 14 ("a player with no student left is passed over"), one
+/// rule for every step (review18 S2): a gang that loses its last student in
+/// its own turn, in its Draw, Actions or Defeat step, is asked for nothing
+/// more, and no Collect nor Upkeep is played for it; the Alien turn that
+/// ends its turn comes next. (Starving in Upkeep already led there.)
+fn pass_over(cx: &mut Cx) {
+    if matches!(cx.st.phase, Phase::Actions | Phase::Defeat | Phase::Upkeep) && passed_over(&cx.st)
+    {
+        cx.emit(E::PhaseChanged {
+            phase: Phase::Alien,
+        });
+    }
 }
 
 /// The swap of an offer, made.

@@ -136,6 +136,13 @@ pub struct SaucersState {
     /// holds students on its tile as every alien does (Turn.Move.Alien).
     #[serde(default)]
     pub saucers_hold_students: bool,
+    /// Assumption 14 (rules version 6, review18 S2): a gang whose last
+    /// student dies in its own turn is passed over to the Alien turn that
+    /// ends it, whatever the step. Off (the default) for a battle started
+    /// under an older version, whose gang then finished the steps of that
+    /// turn with nobody on the board (`Saucers::setup_recorded`).
+    #[serde(default)]
+    pub pass_over_lost_gangs: bool,
     pub difficulty: u8,
     pub missions_to_win: u8,
     /// The youngest player, who starts.
