@@ -1098,7 +1098,7 @@ fn read_numeric(raw: &[u8]) -> Option<Value> {
 
 /// PostgreSQL's words for a failure: the server's message (and detail), or
 /// the client's (a connection refused, lost).
-fn words(e: &postgres::Error) -> String {
+pub(crate) fn words(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return match db.detail() {
             Some(d) => format!("{}: {} ({d})", db.severity(), db.message()),
@@ -1111,7 +1111,7 @@ fn words(e: &postgres::Error) -> String {
     }
 }
 
-fn fail(e: postgres::Error) -> DbError {
+pub(crate) fn fail(e: postgres::Error) -> DbError {
     use postgres::error::SqlState as S;
     let code = match e.code() {
         Some(c) if *c == S::DISK_FULL => Some(Code::DiskFull),
