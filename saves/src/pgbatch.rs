@@ -89,15 +89,13 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
 
 use postgres::types::ToSql;
 
 use crate::batch::{AppendNotify, Decided, Head};
 use crate::blocks::{BLOCK, count_from, seal_if_full};
 use crate::campaign::now;
-use crate::db::pg::{Postgres, fail, valid_schema_name, words};
+use crate::db::pg::{Answer, Pipe, Postgres, Request, fail, valid_schema_name};
 use crate::db::{Begin, Code, Db, DbError, begin};
 use crate::{BattleId, SaveError};
 
@@ -333,9 +331,12 @@ impl Committer {
     /// How often the server planned each statement prepared on the
     /// committer's session: (its text, generic plans, custom plans).
     pub fn plans_on_server(&self) -> Result<Vec<(String, i64, i64)>, SaveError> {
-        let rows = self.one_query(
-            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements",
-        )?;
+        let rows = {
+            let pipe = self.pipe()?;
+            self.trips.set(self.trips.get() + 1);
+            pipe.plans()
+        }
+        .map_err(|e| SaveError::from(self.pipe_failed(e)))?;
         rows.iter()
             .map(|r| {
                 Ok((
@@ -397,129 +398,9 @@ impl Committer {
         let done = {
             let pipe = self.pipe()?;
             self.trips.set(self.trips.get() + 1);
-            pipe.rt.block_on(pipe.client.query(text, &[]))
+            pipe.one(text)
         };
         done.map_err(|e| SaveError::from(self.pipe_failed(e)))
-    }
-}
-
-/// The committer's connection on `tokio_postgres` (issue 31, session 23),
-/// driven by a current-thread runtime of its own (the committer is a
-/// thread of its own in the server): the statements of a round are sent
-/// together and answered in order (the driver pipelines the requests whose
-/// futures are polled together), each prepared once (binary parameters, a
-/// generic plan: `plan_cache_mode`).
-struct Pipe {
-    rt: tokio::runtime::Runtime,
-    client: tokio_postgres::Client,
-    /// The statements prepared, by campaign (schema) and text, and the
-    /// commit that last used each campaign's: at most
-    /// [`Committer::keep_statements_of`] campaigns' are kept.
-    kept: HashMap<String, Kept>,
-    /// Commits made, to order `kept` by use.
-    tick: u64,
-}
-
-/// One campaign's statements prepared on the pipe.
-#[derive(Default)]
-struct Kept {
-    used: u64,
-    by_text: HashMap<String, tokio_postgres::Statement>,
-}
-
-/// A statement's rows, or how it failed.
-type Answer = Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>;
-
-/// A statement of a round, sent when the round is polled.
-type Request<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
-
-impl Pipe {
-    /// Connect; `Err`: why not, in words.
-    fn connect(url: &str) -> Result<Pipe, String> {
-        let cannot = |why: String| format!("connecting to PostgreSQL failed: {why}");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| cannot(format!("no runtime for the connection: {e}")))?;
-        let config: tokio_postgres::Config = url.parse().map_err(|e| cannot(words(&e)))?;
-        let (client, connection) = rt
-            .block_on(config.connect(tokio_postgres::NoTls))
-            .map_err(|e| cannot(words(&e)))?;
-        // Driven while a round is waited for (`block_on`); its end (the
-        // connection lost) is seen by the statements that fail with it.
-        rt.spawn(connection);
-        Ok(Pipe {
-            rt,
-            client,
-            kept: HashMap::new(),
-            tick: 0,
-        })
-    }
-
-    /// Every request's answer, in order: the requests sent together, in
-    /// one round trip.
-    fn round(&self, requests: Vec<Request<'_>>) -> Vec<Answer> {
-        self.rt.block_on(futures_util::future::join_all(requests))
-    }
-
-    /// `schemas` used by the commit at hand; the statements of the least
-    /// recently used campaigns past `keep` closed (dropped: the driver
-    /// closes each on the server with the next round), never those of
-    /// `schemas`.
-    fn touch(&mut self, schemas: &[&str], keep: usize) {
-        self.tick += 1;
-        for s in schemas {
-            self.kept.entry((*s).to_owned()).or_default().used = self.tick;
-        }
-        while self.kept.len() > keep {
-            let tick = self.tick;
-            let Some(oldest) = self
-                .kept
-                .iter()
-                .filter(|(_, k)| k.used != tick)
-                .min_by_key(|(_, k)| k.used)
-                .map(|(s, _)| s.clone())
-            else {
-                break;
-            };
-            self.kept.remove(&oldest);
-        }
-    }
-
-    /// The statements `wanted` (campaign, text), those not prepared yet
-    /// prepared together in one round (counted in `trips`); the first
-    /// failure.
-    fn prepared(
-        &mut self,
-        wanted: &[(&str, String)],
-        trips: &Cell<u64>,
-    ) -> Result<Vec<tokio_postgres::Statement>, tokio_postgres::Error> {
-        let mut missing: Vec<(&str, &str)> = Vec::new();
-        for (s, t) in wanted {
-            let have = self.kept.get(*s).is_some_and(|k| k.by_text.contains_key(t));
-            if !have && !missing.contains(&(*s, t.as_str())) {
-                missing.push((*s, t));
-            }
-        }
-        if !missing.is_empty() {
-            trips.set(trips.get() + 1);
-            let client = &self.client;
-            let answers = self.rt.block_on(futures_util::future::join_all(
-                missing.iter().map(|(_, t)| client.prepare(t)),
-            ));
-            for ((s, t), a) in missing.iter().zip(answers) {
-                let st = a?;
-                self.kept
-                    .entry((*s).to_owned())
-                    .or_default()
-                    .by_text
-                    .insert((*t).to_owned(), st);
-            }
-        }
-        Ok(wanted
-            .iter()
-            .filter_map(|(s, t)| self.kept.get(*s).and_then(|k| k.by_text.get(t)).cloned())
-            .collect())
     }
 }
 
@@ -618,13 +499,10 @@ impl Committer {
         };
         // 1. `BEGIN`, every lock, every read.
         let (rows, failed) = {
-            let c = &pipe.client;
-            let mut requests: Vec<Request<'_>> = vec![Box::pin(async {
-                c.batch_execute(&begin).await.map(|()| Vec::new())
-            })];
+            let mut requests: Vec<Request<'_>> = vec![pipe.script(&begin)];
             for k in 0..live.len() {
-                requests.push(Box::pin(c.query(&stmts[2 * k], &lock_args[k])));
-                requests.push(Box::pin(c.query(&stmts[2 * k + 1], &read_args[k])));
+                requests.push(pipe.query(&stmts[2 * k], &lock_args[k]));
+                requests.push(pipe.query(&stmts[2 * k + 1], &read_args[k]));
             }
             self.trips.set(self.trips.get() + 1);
             first_failure(pipe.round(requests))
@@ -687,15 +565,12 @@ impl Committer {
             f();
         }
         let (_, failed) = {
-            let c = &pipe.client;
             let mut requests: Vec<Request<'_>> = stmts
                 .iter()
                 .zip(&writes)
-                .map(|(st, (_, params))| Box::pin(c.query(st, params)) as Request<'_>)
+                .map(|(st, (_, params))| pipe.query(st, params))
                 .collect();
-            requests.push(Box::pin(async {
-                c.batch_execute("COMMIT").await.map(|()| Vec::new())
-            }));
+            requests.push(pipe.script("COMMIT"));
             self.trips.set(self.trips.get() + 1);
             first_failure(pipe.round(requests))
         };
@@ -743,7 +618,7 @@ impl Committer {
         let done = {
             let pipe = self.pipe()?;
             self.trips.set(self.trips.get() + 1);
-            pipe.rt.block_on(pipe.client.batch_execute("ROLLBACK"))
+            pipe.script_now("ROLLBACK")
         };
         done.map_err(|e| {
             // Not lost, yet not rolled back: the connection is dropped, so
