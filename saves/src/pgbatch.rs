@@ -41,6 +41,37 @@
 //! lost connection is not retried: the whole batch is refused
 //! (`Unreachable`) and the next one connects again.
 //!
+//! **Two rounds** (the club server's [`Committer`], issue 31, session 23):
+//! on a campaign's own connection (`Campaign::append_batch`, the
+//! synchronous `postgres` client) each statement above is a round trip.
+//! The committer's connection is a `tokio_postgres::Client` on a
+//! current-thread runtime of its own, whose requests polled together are
+//! sent together and answered in order (the driver's pipelining), so a
+//! commit of any number of campaigns is two round trips:
+//!
+//! 1. `BEGIN` and each campaign's battles table locked (one simple-query
+//!    script), then each campaign's battles locked `FOR UPDATE` and its
+//!    read (statements prepared once, binary parameters, a generic plan);
+//! 2. after the checks in memory, each campaign's write, then `COMMIT`.
+//!
+//! A statement not yet prepared is prepared in a round of its own before
+//! (once per campaign and text); at most [`STATEMENT_CAMPAIGNS`]
+//! campaigns' statements are kept prepared, the least recently committed
+//! campaign's closed first (never one of the commit at hand). Statements
+//! after a failure in a transaction fail with it ("current transaction is
+//! aborted"): what is reported is always the first failure. The cases the
+//! two rounds do not make themselves are handed, the pipe's transaction
+//! ended first (nothing of it written), to the path above, on a
+//! connection of the synchronous client the committer makes the first time
+//! one is needed (`write_groups_busy`): a lock refused when the commit has
+//! several campaigns (which one is busy is learnt there, campaign by
+//! campaign), a statement failed (the savepoint path), a block to seal, a
+//! part whose entries do not follow on. A lock refused to a commit of one
+//! campaign leaves it out busy at once (it was waited for as its memo
+//! says). A connection lost in either round refuses the commit
+//! (`Unreachable`; lost at the `COMMIT`, its outcome is unknown, as on the
+//! synchronous path) and the next commit connects again.
+//!
 //! **A held lock** (review5 S1): the committer's session waits at most
 //! [`LOCK_WAIT`] for a lock (`lock_timeout`). A group whose lock is not
 //! granted in time (`55P03`: a battle row held `FOR UPDATE` by a psql
@@ -57,13 +88,15 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use std::cell::{Cell, RefCell};
+
 use postgres::types::ToSql;
 
 use crate::batch::{AppendNotify, Decided, Head};
 use crate::blocks::{BLOCK, count_from, seal_if_full};
 use crate::campaign::now;
-use crate::db::pg::{Postgres, valid_schema_name};
-use crate::db::{Begin, Db, DbError, begin};
+use crate::db::pg::{Answer, Pipe, Postgres, Request, fail, valid_schema_name};
+use crate::db::{Begin, Code, Db, DbError, begin};
 use crate::{BattleId, SaveError};
 
 /// One campaign's share of a commit: its schema, its parts in the order
@@ -79,13 +112,38 @@ pub struct Group<'a> {
 /// one database in one transaction each (the club server's committer,
 /// issue 31 P5: one commit, one WAL flush, for every campaign).
 pub struct Committer {
-    db: Postgres,
+    /// The connection string, with the committer's name and settings
+    /// ([`with_session`]): what a connection made again uses.
+    url: String,
+    /// The connection the commits go on, its statements pipelined (module
+    /// docs, "Two rounds"); `None` once lost: the next commit connects
+    /// again.
+    pipe: RefCell<Option<Pipe>>,
+    /// A connection on the synchronous client for the commits the two
+    /// rounds leave ([`write_groups_busy`]: a lock refused among several
+    /// campaigns, a statement failed, a block to seal, a part not dense),
+    /// made the first time one is needed.
+    slow: RefCell<Option<Postgres>>,
+    /// Round trips made on `pipe` so far (each round of pipelined
+    /// statements is one).
+    trips: Cell<u64>,
+    /// How many campaigns' statements are kept prepared on `pipe`.
+    keep: Cell<usize>,
+    /// What a test runs between a commit's two rounds.
+    between: RefCell<Option<Box<dyn FnMut() + Send>>>,
     /// The campaigns (schemas) a commit found busy lately, and when: each
     /// is tried without waiting (`NOWAIT`) until [`BUSY_MEMO`] has passed,
     /// so that a campaign held for long costs the others one
     /// `lock_timeout` wait every so often, not one every commit.
-    busy: std::cell::RefCell<HashMap<String, Instant>>,
+    busy: RefCell<HashMap<String, Instant>>,
 }
+
+/// How many campaigns' statements the committer keeps prepared on its
+/// session (a campaign's lock, read and writes are statements of their
+/// own, its schema in their text): past it, the least recently committed
+/// campaign's are closed (never one of the commit at hand), so that a
+/// server of thousands of campaigns does not hold thousands of plans.
+pub const STATEMENT_CAMPAIGNS: usize = 256;
 
 /// How long the committer waits for a lock (PostgreSQL's `lock_timeout`):
 /// a campaign whose battles another session holds longer is left out of
@@ -120,21 +178,24 @@ pub const COMMITTER_SETTINGS: &[(&str, &str)] = &[
 /// kept, `settings` after it: a setting both name is `settings`' (the
 /// later `-c` wins), every other of the url's reaches the session too
 /// (before session 22 the url's `options` was dropped: a connection
-/// string holds one `options`, the last given).
+/// string holds one `options`, the last given). The url's `options` is
+/// read by the driver's own parser (`tokio_postgres::Config`, the one both
+/// clients connect with; session 23: it was parsed by hand here), and the
+/// name and the whole `options` are added after the url as given: of a
+/// word given twice the driver takes the last.
 pub fn with_session(url: &str, name: &str, settings: &[(&str, &str)]) -> String {
-    let ours: Vec<String> = settings
-        .iter()
-        .map(|(k, v)| format!("-c {k}={v}"))
+    let given = url
+        .parse::<tokio_postgres::Config>()
+        .ok()
+        .and_then(|c| c.get_options().map(str::to_owned));
+    let options: Vec<String> = given
+        .into_iter()
+        .filter(|o| !o.trim().is_empty())
+        .chain(settings.iter().map(|(k, v)| format!("-c {k}={v}")))
         .collect();
-    let join = |given: Option<String>| {
-        let mut all: Vec<String> = given.into_iter().filter(|o| !o.trim().is_empty()).collect();
-        all.extend(ours.iter().cloned());
-        all.join(" ")
-    };
+    let options = options.join(" ");
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let (base, given) = url_without_options(url);
-        let options = join(given);
-        let sep = if base.contains('?') { '&' } else { '?' };
+        let sep = if url.contains('?') { '&' } else { '?' };
         let esc = |t: &str| {
             t.replace('%', "%25")
                 .replace(' ', "%20")
@@ -142,122 +203,19 @@ pub fn with_session(url: &str, name: &str, settings: &[(&str, &str)]) -> String 
                 .replace('&', "%26")
                 .replace('\\', "%5C")
         };
-        let mut out = format!("{base}{sep}application_name={}", esc(name));
+        let mut out = format!("{url}{sep}application_name={}", esc(name));
         if !options.is_empty() {
             out.push_str(&format!("&options={}", esc(&options)));
         }
         out
     } else {
-        let (base, given) = words_without_options(url);
-        let options = join(given);
         let quote = |t: &str| t.replace('\\', "\\\\").replace('\'', "\\'");
-        let mut out = format!("{base} application_name='{}'", quote(name));
+        let mut out = format!("{} application_name='{}'", url.trim_end(), quote(name));
         if !options.is_empty() {
             out.push_str(&format!(" options='{}'", quote(&options)));
         }
         out
     }
-}
-
-/// A `postgres://` URL without its `options` parameter, and that
-/// parameter's value, percent-decoded (the last, should it be given twice).
-fn url_without_options(url: &str) -> (String, Option<String>) {
-    let Some((base, query)) = url.split_once('?') else {
-        return (url.to_owned(), None);
-    };
-    let mut given = None;
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|p| match p.strip_prefix("options=") {
-            Some(v) => {
-                given = Some(percent_decoded(v));
-                false
-            }
-            None => true,
-        })
-        .collect();
-    if kept.is_empty() {
-        (base.to_owned(), given)
-    } else {
-        (format!("{base}?{}", kept.join("&")), given)
-    }
-}
-
-/// `%XX` decoded (`+` is a plus: libpq reads a URL's parameters so).
-fn percent_decoded(v: &str) -> String {
-    let b = v.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = (b[i] == b'%')
-            .then(|| v.get(i + 1..i + 3))
-            .flatten()
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match hex {
-            Some(byte) => {
-                out.push(byte);
-                i += 3;
-            }
-            None => {
-                out.push(b[i]);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// A libpq `key=value` string without its `options` word, and that
-/// word's value unquoted (libpq's rules: a value in single quotes, `\`
-/// escaping the next character; the last, should it be given twice).
-fn words_without_options(url: &str) -> (String, Option<String>) {
-    let mut kept: Vec<&str> = Vec::new();
-    let mut given = None;
-    let mut rest = url.trim_start();
-    while !rest.is_empty() {
-        // One `key = value` word: its text as given, and its value.
-        let key_end = rest
-            .find(|c: char| c == '=' || c.is_whitespace())
-            .unwrap_or(rest.len());
-        let key = &rest[..key_end];
-        let mut at = key_end;
-        let after_key = rest[at..].trim_start();
-        at = rest.len() - after_key.len();
-        let mut value = String::new();
-        if let Some(v) = after_key.strip_prefix('=') {
-            let v = v.trim_start();
-            at = rest.len() - v.len();
-            let quoted = v.starts_with('\'');
-            let mut chars = v.char_indices().skip(usize::from(quoted));
-            let mut end = v.len();
-            while let Some((i, c)) = chars.next() {
-                match c {
-                    '\\' => {
-                        if let Some((_, n)) = chars.next() {
-                            value.push(n);
-                        }
-                    }
-                    '\'' if quoted => {
-                        end = i + 1;
-                        break;
-                    }
-                    c if !quoted && c.is_whitespace() => {
-                        end = i;
-                        break;
-                    }
-                    c => value.push(c),
-                }
-            }
-            at += end;
-        }
-        if key == "options" {
-            given = Some(value);
-        } else {
-            kept.push(&rest[..at]);
-        }
-        rest = rest[at..].trim_start();
-    }
-    (kept.join(" "), given)
 }
 
 impl Committer {
@@ -266,12 +224,31 @@ impl Committer {
         // Seen in pg_stat_activity as what it is, also after a reconnect
         // (the name is part of the connection string made again).
         // With its lock wait and timeouts (COMMITTER_SETTINGS).
-        let named = with_session(url, "xenolog committer", COMMITTER_SETTINGS);
-        let db = Postgres::connect(&named).map_err(|e| SaveError::Unreachable(e.to_string()))?;
+        let url = with_session(url, "xenolog committer", COMMITTER_SETTINGS);
+        let pipe = Pipe::connect(&url).map_err(SaveError::Unreachable)?;
         Ok(Committer {
-            db,
-            busy: std::cell::RefCell::new(HashMap::new()),
+            url,
+            pipe: RefCell::new(Some(pipe)),
+            slow: RefCell::new(None),
+            trips: Cell::new(0),
+            keep: Cell::new(STATEMENT_CAMPAIGNS),
+            between: RefCell::new(None),
+            busy: RefCell::new(HashMap::new()),
         })
+    }
+
+    /// Keep at most `campaigns` campaigns' statements prepared (at least
+    /// one; [`STATEMENT_CAMPAIGNS`] unless set).
+    pub fn keep_statements_of(&self, campaigns: usize) {
+        self.keep.set(campaigns.max(1));
+    }
+
+    /// Run `f` between the two rounds of every commit made in two rounds
+    /// from now on, after the reads came back and before the writes are
+    /// sent: what a test does to the connection there.
+    #[doc(hidden)]
+    pub fn between_rounds(&self, f: impl FnMut() + Send + 'static) {
+        *self.between.borrow_mut() = Some(Box::new(f));
     }
 
     /// Write every group's parts in **one** transaction (statements
@@ -295,7 +272,22 @@ impl Committer {
         memo.retain(|_, at| now.duration_since(*at) < BUSY_MEMO);
         let nowait: Vec<bool> = groups.iter().map(|g| memo.contains_key(g.schema)).collect();
         drop(memo);
-        let (out, busy) = write_groups_busy(&self.db, groups, true, &nowait)?;
+        let (out, busy) = match self.in_two_rounds(groups, &nowait)? {
+            Some(done) => done,
+            None => {
+                let mut slow = self.slow.borrow_mut();
+                if slow.is_none() {
+                    *slow = Some(
+                        Postgres::connect(&self.url)
+                            .map_err(|e| SaveError::Unreachable(e.to_string()))?,
+                    );
+                }
+                let db = slow.as_ref().ok_or_else(|| {
+                    SaveError::Unreachable("the committer's connection is gone".into())
+                })?;
+                write_groups_busy(db, groups, true, &nowait)?
+            }
+        };
         let mut memo = self.busy.borrow_mut();
         for (g, (b, quick)) in groups.iter().zip(busy.iter().zip(&nowait)) {
             if g.batch.is_empty() {
@@ -330,32 +322,328 @@ impl Committer {
         out
     }
 
-    /// Round trips made on the committer's connection so far.
+    /// Round trips made on the committer's connections so far (each round
+    /// of pipelined statements is one).
     pub fn round_trips(&self) -> u64 {
-        self.db.round_trips()
+        self.trips.get() + self.slow.borrow().as_ref().map_or(0, Postgres::round_trips)
     }
 
     /// How often the server planned each statement prepared on the
     /// committer's session: (its text, generic plans, custom plans).
     pub fn plans_on_server(&self) -> Result<Vec<(String, i64, i64)>, SaveError> {
-        Ok(self.db.plans()?)
+        let rows = {
+            let pipe = self.pipe()?;
+            self.trips.set(self.trips.get() + 1);
+            pipe.plans()
+        }
+        .map_err(|e| SaveError::from(self.pipe_failed(e)))?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0).map_err(cell)?,
+                    r.try_get(1).map_err(cell)?,
+                    r.try_get(2).map_err(cell)?,
+                ))
+            })
+            .collect()
     }
 
     /// The process id of the committer's server backend (a round trip;
     /// the connection made again if it was lost): what a test terminates
     /// to lose this committer's connection, and no other's.
     pub fn backend_pid(&self) -> Result<i64, SaveError> {
-        Ok(crate::db::DbExt::one(
-            &self.db,
-            crate::db::pg::BACKEND_PID,
-            &[],
-        )?)
+        let rows = self.one_query(crate::db::pg::BACKEND_PID)?;
+        match rows.first() {
+            Some(r) => r.try_get(0).map_err(cell),
+            None => Err(SaveError::Sql("pg_backend_pid() gave no row".into())),
+        }
     }
 
     /// End the session.
     pub fn close(self) -> Result<(), SaveError> {
-        self.db.close().map_err(SaveError::from)
+        if let Some(db) = self.slow.into_inner() {
+            db.close().map_err(SaveError::from)?;
+        }
+        Ok(())
     }
+
+    /// The pipe, connected again if it was lost.
+    fn pipe(&self) -> Result<std::cell::RefMut<'_, Pipe>, SaveError> {
+        let mut slot = self.pipe.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(Pipe::connect(&self.url).map_err(|e| {
+                SaveError::Unreachable(format!(
+                    "the connection to PostgreSQL was lost, and connecting again failed: {e}"
+                ))
+            })?);
+        }
+        Ok(std::cell::RefMut::map(slot, |p| {
+            p.as_mut().expect("connected just above")
+        }))
+    }
+
+    /// A failure of a statement on the pipe: lost, the pipe is dropped
+    /// (the next commit connects again).
+    fn pipe_failed(&self, e: tokio_postgres::Error) -> DbError {
+        let e = fail(e);
+        if e.code == Some(Code::Lost) {
+            *self.pipe.borrow_mut() = None;
+        }
+        e
+    }
+
+    /// One statement with no parameters on the pipe, unprepared: every
+    /// row.
+    fn one_query(&self, text: &str) -> Result<Vec<tokio_postgres::Row>, SaveError> {
+        let done = {
+            let pipe = self.pipe()?;
+            self.trips.set(self.trips.get() + 1);
+            pipe.one(text)
+        };
+        done.map_err(|e| SaveError::from(self.pipe_failed(e)))
+    }
+}
+
+/// The first failure of a round's answers (the statements after it in a
+/// transaction fail with it: "current transaction is aborted"), and every
+/// answer's rows (none for a failed one).
+fn first_failure(
+    answers: Vec<Answer>,
+) -> (Vec<Vec<tokio_postgres::Row>>, Option<tokio_postgres::Error>) {
+    let mut first = None;
+    let rows = answers
+        .into_iter()
+        .map(|a| match a {
+            Ok(rows) => rows,
+            Err(e) => {
+                first.get_or_insert(e);
+                Vec::new()
+            }
+        })
+        .collect();
+    (rows, first)
+}
+
+/// What a commit in two rounds ends in: done (each part's outcome, and
+/// which groups were left out busy), or left to the slow path (nothing of
+/// it written, the pipe's transaction ended).
+type TwoRounds = Option<(Outcomes, Vec<bool>)>;
+
+impl Committer {
+    /// A commit in two rounds on the pipe (module docs, "Two rounds"):
+    /// `None` for what the slow path (`write_groups_busy`) makes instead,
+    /// the pipe's transaction ended first; `Err` when the connection was
+    /// lost (nothing written, or, lost at the `COMMIT`, unknown).
+    fn in_two_rounds(&self, groups: &[Group<'_>], nowait: &[bool]) -> Result<TwoRounds, SaveError> {
+        let mut out: Outcomes = groups.iter().map(|_| Vec::new()).collect();
+        let mut busy = vec![false; groups.len()];
+        let mut live: Vec<usize> = (0..groups.len())
+            .filter(|&i| !groups[i].batch.is_empty())
+            .collect();
+        if live.is_empty() {
+            return Ok(Some((out, busy)));
+        }
+        if !live.iter().all(|&i| groups[i].batch.iter().all(dense)) {
+            return Ok(None);
+        }
+        // The campaigns in one order (their locks too): two committers
+        // never wait for each other in a circle.
+        live.sort_by_key(|&i| groups[i].schema);
+        // Several campaigns: every lock `NOWAIT`, nothing waited for while
+        // anything is held (review10 S3; refused, the slow path learns
+        // which campaign is busy); one: as its memo says.
+        let wait = if live.len() > 1 || nowait[live[0]] {
+            " NOWAIT"
+        } else {
+            ""
+        };
+        let prefix: Vec<String> = live
+            .iter()
+            .map(|&i| format!("{}.", groups[i].schema))
+            .collect();
+        let args: Vec<ReadArgs<'_>> = live.iter().map(|&i| ReadArgs::of(&groups[i])).collect();
+        let mut texts: Vec<(&str, String)> = Vec::new();
+        for (k, &i) in live.iter().enumerate() {
+            let s = &prefix[k];
+            texts.push((
+                groups[i].schema,
+                format!(
+                    "SELECT id FROM {s}battles WHERE id = ANY($1) ORDER BY id FOR UPDATE{wait}"
+                ),
+            ));
+            texts.push((groups[i].schema, read_sql(s, args[k].with_ids())));
+        }
+        let begin = std::iter::once("BEGIN".to_owned())
+            .chain(
+                prefix
+                    .iter()
+                    .map(|s| format!("LOCK TABLE {s}battles IN ROW EXCLUSIVE MODE{wait}")),
+            )
+            .collect::<Vec<_>>()
+            .join("; ");
+        let lock_args: Vec<[&(dyn ToSql + Sync); 1]> = args
+            .iter()
+            .map(|a| [&a.ids as &(dyn ToSql + Sync)])
+            .collect();
+        let read_args: Vec<Vec<&(dyn ToSql + Sync)>> = args.iter().map(ReadArgs::params).collect();
+
+        let mut pipe = self.pipe()?;
+        let schemas: Vec<&str> = live.iter().map(|&i| groups[i].schema).collect();
+        pipe.touch(&schemas, self.keep.get());
+        let stmts = match pipe.prepared(&texts, &self.trips) {
+            Ok(s) => s,
+            Err(e) => {
+                drop(pipe);
+                return self.left_to_the_slow_path(e, false);
+            }
+        };
+        // 1. `BEGIN`, every lock, every read.
+        let (rows, failed) = {
+            let mut requests: Vec<Request<'_>> = vec![pipe.script(&begin)];
+            for k in 0..live.len() {
+                requests.push(pipe.query(&stmts[2 * k], &lock_args[k]));
+                requests.push(pipe.query(&stmts[2 * k + 1], &read_args[k]));
+            }
+            self.trips.set(self.trips.get() + 1);
+            first_failure(pipe.round(requests))
+        };
+        if let Some(e) = failed {
+            let lone_busy = live.len() == 1
+                && e.code() == Some(&tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE);
+            drop(pipe);
+            if lone_busy {
+                // Its lock not granted in time: left out busy.
+                self.rolled_back()?;
+                let i = live[0];
+                busy[i] = true;
+                out[i] = busy_parts(&groups[i], &SaveError::from(fail(e)));
+                return Ok(Some((out, busy)));
+            }
+            return self.left_to_the_slow_path(e, true);
+        }
+        // 2. The checks, in memory.
+        let mut planned: Vec<(usize, Planned<'_>)> = Vec::new();
+        for (k, &i) in live.iter().enumerate() {
+            let read = match reads(&rows[2 + 2 * k], 1) {
+                Ok(mut r) => r.pop().unwrap_or_default(),
+                Err(_) => {
+                    drop(pipe);
+                    self.rolled_back()?;
+                    return Ok(None);
+                }
+            };
+            let p = plan(&groups[i], read);
+            if !p.seals.is_empty() {
+                // A block to seal (once per 1,024 entries of a battle):
+                // the slow path seals it in its transaction.
+                drop(pipe);
+                self.rolled_back()?;
+                return Ok(None);
+            }
+            planned.push((k, p));
+        }
+        // 3. Every write and the `COMMIT`.
+        let writes: Vec<(String, Vec<&(dyn ToSql + Sync)>)> = planned
+            .iter()
+            .filter(|(_, p)| !p.positions.is_empty())
+            .map(|(k, p)| write_statement(&prefix[*k], p))
+            .collect();
+        let wanted: Vec<(&str, String)> = planned
+            .iter()
+            .filter(|(_, p)| !p.positions.is_empty())
+            .zip(&writes)
+            .map(|((k, _), (text, _))| (groups[live[*k]].schema, text.clone()))
+            .collect();
+        let stmts = match pipe.prepared(&wanted, &self.trips) {
+            Ok(s) => s,
+            Err(e) => {
+                drop(pipe);
+                return self.left_to_the_slow_path(e, true);
+            }
+        };
+        if let Some(f) = self.between.borrow_mut().as_mut() {
+            f();
+        }
+        let (_, failed) = {
+            let mut requests: Vec<Request<'_>> = stmts
+                .iter()
+                .zip(&writes)
+                .map(|(st, (_, params))| pipe.query(st, params))
+                .collect();
+            requests.push(pipe.script("COMMIT"));
+            self.trips.set(self.trips.get() + 1);
+            first_failure(pipe.round(requests))
+        };
+        drop(pipe);
+        if let Some(e) = failed {
+            let e = self.pipe_failed(e);
+            if e.code == Some(Code::Lost) {
+                return Err(SaveError::from(e));
+            }
+            // A write failed, and the `COMMIT` after it ended the
+            // transaction PostgreSQL had aborted (answered `ROLLBACK`), or
+            // the `COMMIT` failed itself: nothing written either way; the
+            // slow path makes the commit again (the savepoint path, should
+            // its write fail too), and says in its words what it refuses.
+            return Ok(None);
+        }
+        for (k, p) in planned {
+            out[live[k]] = p.results;
+        }
+        Ok(Some((out, busy)))
+    }
+
+    /// A statement of the pipe failed (`e`, the first that did): lost,
+    /// the commit is refused (`Unreachable`); else the transaction (when
+    /// `open`) is rolled back and the commit left to the slow path.
+    fn left_to_the_slow_path(
+        &self,
+        e: tokio_postgres::Error,
+        open: bool,
+    ) -> Result<TwoRounds, SaveError> {
+        let e = self.pipe_failed(e);
+        if e.code == Some(Code::Lost) {
+            return Err(SaveError::from(e));
+        }
+        if open {
+            self.rolled_back()?;
+        }
+        Ok(None)
+    }
+
+    /// The pipe's transaction rolled back (a round trip). Lost there, the
+    /// pipe is dropped, and the commit refused (`Unreachable`): the server
+    /// rolls a lost session's transaction back itself.
+    fn rolled_back(&self) -> Result<(), SaveError> {
+        let done = {
+            let pipe = self.pipe()?;
+            self.trips.set(self.trips.get() + 1);
+            pipe.script_now("ROLLBACK")
+        };
+        done.map_err(|e| {
+            // Not lost, yet not rolled back: the connection is dropped, so
+            // that the slow path never waits for this transaction's locks.
+            *self.pipe.borrow_mut() = None;
+            SaveError::from(fail(e))
+        })
+    }
+}
+
+/// Each part of `g` left out busy (`why`: the lock refused, in words).
+fn busy_parts(g: &Group<'_>, why: &SaveError) -> Vec<Result<(), SaveError>> {
+    let why = match why {
+        SaveError::Busy(w) => w.clone(),
+        other => other.to_string(),
+    };
+    g.batch
+        .iter()
+        .map(|d| {
+            Err(SaveError::Busy(format!(
+                "battle {}'s campaign is busy: {why}",
+                d.battle
+            )))
+        })
+        .collect()
 }
 
 impl crate::Campaign {
@@ -455,16 +743,7 @@ fn write_round(
     let answered = |mut out: Outcomes, busy: Vec<Option<String>>| {
         for (i, why) in busy.iter().enumerate() {
             if let Some(why) = why {
-                out[i] = groups[i]
-                    .batch
-                    .iter()
-                    .map(|d| {
-                        Err(SaveError::Busy(format!(
-                            "battle {}'s campaign is busy: {why}",
-                            d.battle
-                        )))
-                    })
-                    .collect();
+                out[i] = busy_parts(&groups[i], &SaveError::Busy(why.clone()));
             }
         }
         let left: Vec<bool> = busy.iter().map(Option::is_some).collect();
@@ -1084,38 +1363,78 @@ fn cell(e: postgres::Error) -> SaveError {
 mod tests {
     use super::*;
 
+    /// What the driver reads of a connection string: (options, name,
+    /// hosts, ports, dbname, user).
+    type Read = (
+        Option<String>,
+        Option<String>,
+        usize,
+        Vec<u16>,
+        Option<String>,
+        Option<String>,
+    );
+
+    fn read(url: &str) -> Read {
+        let c: tokio_postgres::Config = url.parse().expect("the driver reads it");
+        (
+            c.get_options().map(str::to_owned),
+            c.get_application_name().map(str::to_owned),
+            c.get_hosts().len(),
+            c.get_ports().to_vec(),
+            c.get_dbname().map(str::to_owned),
+            c.get_user().map(str::to_owned),
+        )
+    }
+
     /// Session 22: the url's own `options` is kept, the settings after it,
     /// in either form; the other words and parameters as they were.
+    /// Session 23: read back by the driver's own parser (the string is the
+    /// url as given, the name and the whole `options` after it).
     #[test]
     fn a_urls_own_options_are_kept_before_the_sessions_settings_in_either_form() {
         let s = &[("lock_timeout", "2s")];
+        let given = r"host=h options = '-c search_path=a\'b -c x=\\y' port=1 dbname='d b'";
         assert_eq!(
-            with_session(
-                r"host=h options = '-c search_path=a\'b -c x=\\y' port=1 dbname='d b'",
-                "n",
-                s
-            ),
-            r"host=h port=1 dbname='d b' application_name='n' options='-c search_path=a\'b -c x=\\y -c lock_timeout=2s'"
+            read(&with_session(given, "n", s)),
+            (
+                Some(r"-c search_path=a'b -c x=\y -c lock_timeout=2s".into()),
+                Some("n".into()),
+                1,
+                vec![1],
+                Some("d b".into()),
+                None
+            )
         );
         assert_eq!(
-            with_session("host=h options=-cwork_mem=7MB", "n", s),
-            "host=h application_name='n' options='-cwork_mem=7MB -c lock_timeout=2s'"
+            read(&with_session("host=h options=-cwork_mem=7MB", "o'n", s)).0,
+            Some("-cwork_mem=7MB -c lock_timeout=2s".into())
+        );
+        assert_eq!(
+            read(&with_session("host=h options=-cwork_mem=7MB", "o'n", s)).1,
+            Some("o'n".into())
         );
         assert_eq!(
             with_session("host=h", "n", &[]),
             "host=h application_name='n'"
         );
         assert_eq!(
-            with_session(
+            read(&with_session(
                 "postgres://u@h:1/d?options=-c%20work_mem%3D7MB&sslmode=disable",
                 "a b",
                 s
-            ),
-            "postgres://u@h:1/d?sslmode=disable&application_name=a%20b&options=-c%20work_mem%3D7MB%20-c%20lock_timeout%3D2s"
+            )),
+            (
+                Some("-c work_mem=7MB -c lock_timeout=2s".into()),
+                Some("a b".into()),
+                1,
+                vec![1],
+                Some("d".into()),
+                Some("u".into())
+            )
         );
         assert_eq!(
-            with_session("postgres://u@h/d?options=-c%20x%3D1", "n", s),
-            "postgres://u@h/d?application_name=n&options=-c%20x%3D1%20-c%20lock_timeout%3D2s"
+            read(&with_session("postgres://u@h/d?options=-c%20x%3D1", "n", s)).0,
+            Some("-c x=1 -c lock_timeout=2s".into())
         );
         assert_eq!(
             with_session("postgres://u@h/d", "n", s),

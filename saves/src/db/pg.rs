@@ -1,5 +1,8 @@
 //! The PostgreSQL backend of [`Db`] (issue 31, `server/POSTGRES.md` step P2),
-//! over the synchronous `postgres` crate (rust-postgres 0.19).
+//! over the synchronous `postgres` crate (rust-postgres 0.19); and [`Pipe`],
+//! a connection on the asynchronous driver under it (`tokio_postgres`)
+//! whose statements are sent in rounds (the club server's committer,
+//! `pgbatch.rs`, issue 31 session 23).
 //!
 //! The statements of `saves` are written once, in SQLite's words; this
 //! backend turns each into PostgreSQL's with the rewriter of P1
@@ -34,6 +37,8 @@
 use std::cell::{Cell as Flag, RefCell};
 use std::collections::HashMap;
 use std::error::Error as _;
+use std::future::Future;
+use std::pin::Pin;
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
@@ -73,6 +78,10 @@ pub(crate) const LOCK_BATTLE: &str = "SELECT id FROM battles WHERE id = ?1 FOR U
 pub(crate) const NOTIFY: &str = "SELECT pg_notify(?1, ?2)";
 
 /// This connection's server process (its backend's pid).
+/// Each statement prepared on the session and how often it was planned,
+/// generic and custom.
+const PLANS: &str = "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements";
+
 pub(crate) const BACKEND_PID: &str = "SELECT pg_backend_pid()::bigint";
 
 /// A connection to a PostgreSQL server, as a [`Db`].
@@ -303,14 +312,10 @@ impl Postgres {
     /// generic plans, custom plans; a round trip).
     pub fn plans(&self) -> Result<Vec<(String, i64, i64)>, DbError> {
         let mut out = Vec::new();
-        self.query_each(
-            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements",
-            &[],
-            &mut |r| {
-                out.push((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?));
-                Ok(true)
-            },
-        )?;
+        self.query_each(PLANS, &[], &mut |r| {
+            out.push((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?));
+            Ok(true)
+        })?;
         Ok(out)
     }
 
@@ -405,6 +410,158 @@ impl Postgres {
             // transaction goes on.
             self.aborted.set(false);
         }
+    }
+}
+
+/// The committer's connection on `tokio_postgres` (issue 31, session 23),
+/// driven by a current-thread runtime of its own (the committer is a
+/// thread of its own in the server): the statements of a round are sent
+/// together and answered in order (the driver pipelines the requests whose
+/// futures are polled together), each prepared once (binary parameters, a
+/// generic plan: `plan_cache_mode`).
+pub(crate) struct Pipe {
+    rt: tokio::runtime::Runtime,
+    client: tokio_postgres::Client,
+    /// The statements prepared, by campaign (schema) and text, and the
+    /// commit that last used each campaign's: at most
+    /// `Committer::keep_statements_of` (pgbatch.rs) campaigns' are kept.
+    kept: HashMap<String, Kept>,
+    /// Commits made, to order `kept` by use.
+    tick: u64,
+}
+
+/// One campaign's statements prepared on the pipe.
+#[derive(Default)]
+struct Kept {
+    used: u64,
+    by_text: HashMap<String, tokio_postgres::Statement>,
+}
+
+/// A statement's rows, or how it failed.
+pub(crate) type Answer = Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>;
+
+/// A statement of a round, sent when the round is polled.
+pub(crate) type Request<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
+
+impl Pipe {
+    /// Connect; `Err`: why not, in words.
+    pub(crate) fn connect(url: &str) -> Result<Pipe, String> {
+        let cannot = |why: String| format!("connecting to PostgreSQL failed: {why}");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| cannot(format!("no runtime for the connection: {e}")))?;
+        let config: tokio_postgres::Config = url.parse().map_err(|e| cannot(words(&e)))?;
+        let (client, connection) = rt
+            .block_on(config.connect(tokio_postgres::NoTls))
+            .map_err(|e| cannot(words(&e)))?;
+        // Driven while a round is waited for (`block_on`); its end (the
+        // connection lost) is seen by the statements that fail with it.
+        rt.spawn(connection);
+        Ok(Pipe {
+            rt,
+            client,
+            kept: HashMap::new(),
+            tick: 0,
+        })
+    }
+
+    /// Every request's answer, in order: the requests sent together, in
+    /// one round trip.
+    pub(crate) fn round(&self, requests: Vec<Request<'_>>) -> Vec<Answer> {
+        self.rt.block_on(futures_util::future::join_all(requests))
+    }
+
+    /// `schemas` used by the commit at hand; the statements of the least
+    /// recently used campaigns past `keep` closed (dropped: the driver
+    /// closes each on the server with the next round), never those of
+    /// `schemas`.
+    pub(crate) fn touch(&mut self, schemas: &[&str], keep: usize) {
+        self.tick += 1;
+        for s in schemas {
+            self.kept.entry((*s).to_owned()).or_default().used = self.tick;
+        }
+        while self.kept.len() > keep {
+            let tick = self.tick;
+            let Some(oldest) = self
+                .kept
+                .iter()
+                .filter(|(_, k)| k.used != tick)
+                .min_by_key(|(_, k)| k.used)
+                .map(|(s, _)| s.clone())
+            else {
+                break;
+            };
+            self.kept.remove(&oldest);
+        }
+    }
+
+    /// The statements `wanted` (campaign, text), those not prepared yet
+    /// prepared together in one round (counted in `trips`); the first
+    /// failure.
+    pub(crate) fn prepared(
+        &mut self,
+        wanted: &[(&str, String)],
+        trips: &Flag<u64>,
+    ) -> Result<Vec<tokio_postgres::Statement>, tokio_postgres::Error> {
+        let mut missing: Vec<(&str, &str)> = Vec::new();
+        for (s, t) in wanted {
+            let have = self.kept.get(*s).is_some_and(|k| k.by_text.contains_key(t));
+            if !have && !missing.contains(&(*s, t.as_str())) {
+                missing.push((*s, t));
+            }
+        }
+        if !missing.is_empty() {
+            trips.set(trips.get() + 1);
+            let client = &self.client;
+            let answers = self.rt.block_on(futures_util::future::join_all(
+                missing.iter().map(|(_, t)| client.prepare(t)),
+            ));
+            for ((s, t), a) in missing.iter().zip(answers) {
+                let st = a?;
+                self.kept
+                    .entry((*s).to_owned())
+                    .or_default()
+                    .by_text
+                    .insert((*t).to_owned(), st);
+            }
+        }
+        Ok(wanted
+            .iter()
+            .filter_map(|(s, t)| self.kept.get(*s).and_then(|k| k.by_text.get(t)).cloned())
+            .collect())
+    }
+    /// Statement `st` with `params`, as a request of a round.
+    pub(crate) fn query<'a>(
+        &'a self,
+        st: &'a tokio_postgres::Statement,
+        params: &'a [&'a (dyn ToSql + Sync)],
+    ) -> Request<'a> {
+        Box::pin(self.client.query(st, params))
+    }
+
+    /// A script (the simple protocol: no parameters, no rows kept), as a
+    /// request of a round.
+    pub(crate) fn script<'a>(&'a self, text: &'a str) -> Request<'a> {
+        Box::pin(async move { self.client.batch_execute(text).await.map(|()| Vec::new()) })
+    }
+
+    /// A script run now, alone (a round trip).
+    pub(crate) fn script_now(&self, text: &str) -> Result<(), postgres::Error> {
+        self.rt.block_on(self.client.batch_execute(text))
+    }
+
+    /// One statement with no parameters run now, unprepared (a round
+    /// trip): every row.
+    pub(crate) fn one(&self, text: &str) -> Answer {
+        self.rt.block_on(self.client.query(text, &[]))
+    }
+
+    /// How often the server planned each statement prepared on this
+    /// session (`pg_prepared_statements`: the text, generic plans, custom
+    /// plans; a round trip).
+    pub(crate) fn plans(&self) -> Answer {
+        self.one(PLANS)
     }
 }
 
@@ -1111,7 +1268,9 @@ fn words(e: &postgres::Error) -> String {
     }
 }
 
-fn fail(e: postgres::Error) -> DbError {
+/// A failure of the driver (either client: the committer's pipelined one
+/// too, pgbatch.rs) as a [`DbError`] in PostgreSQL's words.
+pub(crate) fn fail(e: postgres::Error) -> DbError {
     use postgres::error::SqlState as S;
     let code = match e.code() {
         Some(c) if *c == S::DISK_FULL => Some(Code::DiskFull),
