@@ -1349,6 +1349,68 @@ fn sighting_a_target_a_leader_killed_on_the_card_pointed_out_what_he_saw_as_it_b
     }
 }
 
+/// The same criterion, the looking group's side (rules version 10, review19
+/// SHOULD 3): a group one of whose figures saw the target as the card began
+/// had sighted it, though that figure is killed later on the card. The
+/// Pair's first rifleman, at (28,27), sees the Auton Patrol when U.N.I.T.'s
+/// card begins; its second, at (20,30), does not (the Auton Pair stands in
+/// the way). The Pair walks east into the sight of the Auton Squad laying
+/// in wait, and the first rifleman is shot dead; the second steps back to
+/// (28,28) and fires at the Patrol: sighted as the card began, the shot is
+/// made. Until rules version 9 only the living looked, and it was refused
+/// as not sighted. With the first rifleman killed on an earlier card, the
+/// Pair never saw the Patrol, and the second rifleman's shot from (26,30)
+/// stays refused.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_whose_figure_in_sight_is_killed_had_sighted_it()
+ {
+    for killed_on_the_card in [true, false] {
+        let mut s = on_ground(InvasionConfig {
+            laying_in_wait: true,
+            sighting: true,
+            ..InvasionConfig::default()
+        });
+        park(&mut s);
+        let [f2, a2, a3, a1] = placed(
+            &mut s,
+            "f2 at 20,30; a2 at 19.5,20; a3 at 20,10; a1 at 40,40",
+        );
+        let _ = a2;
+        put(&mut s, f2, 0, 28.0, 27.0);
+        put(&mut s, f2, 1, 20.0, 30.0);
+        let seer = figures(&s, f2)[0].clone();
+        if killed_on_the_card {
+            autons_lay_in_wait(&mut s, a1);
+            let p = play(&mut s, 0, &mv(f2, 35.5, 26.0), &[]);
+            p.assert_says("comes into the sight of Autons Auton Squad");
+            // 3,3,3 less 3 (laying in wait, not aimed): 6, a man.
+            play(&mut s, 1, &spring(a1, f2), &[3, 3, 3]);
+            if s.group(f2).alive_count() == 2 {
+                play(&mut s, 0, &casualties(&[seer.as_str()]), &[]);
+            }
+            assert_eq!(figures(&s, f2).len(), 1);
+            assert!(!figures(&s, f2).contains(&seer));
+        } else {
+            kill(&mut s, f2, 1);
+            card(&mut s, 0, CardKind::Triple);
+        }
+        // Where it sees the Patrol now (the sergeant's spot of the leader
+        // test, a step from either start).
+        let to = if killed_on_the_card {
+            (28.0, 28.0)
+        } else {
+            (26.0, 30.0)
+        };
+        play(&mut s, 0, &mv(f2, to.0, to.1), &[]);
+        if killed_on_the_card {
+            let p = play(&mut s, 0, &shoot(&[f2], a3), &[1]);
+            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+        } else {
+            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f2], a3), &[1]));
+        }
+    }
+}
+
 /// The same criterion with the sewers rule (rules version 10, review19
 /// SHOULD 1): a leader who left the table alive on the card stood on it as
 /// the card began, as one killed on it did. The Command's sergeant at
