@@ -1217,11 +1217,12 @@ group h2 "Slow section" mule mule mule mule
 /// The Beast pair (8" move) charges `target` of the Hares on a Double card
 /// and wins the melee 2 kills to none (`win`) or draws 0-0.
 fn assaulted(target: &str, win: bool) -> (InvasionState, GroupId, GroupId) {
-    let mut s = given_on_ground(
-        &["beasts", "hares"],
-        &[BEASTS, HARES],
-        &["advanced_assault"],
-    );
+    assaulted_with(target, win, &["advanced_assault"])
+}
+
+/// `assaulted` with these modules on.
+fn assaulted_with(target: &str, win: bool, on: &[&str]) -> (InvasionState, GroupId, GroupId) {
+    let mut s = given_on_ground(&["beasts", "hares"], &[BEASTS, HARES], on);
     let (b1, h) = (gid(&s, "b1"), gid(&s, target));
     place(&mut s, h, 20.0, 11.1);
     place(&mut s, b1, 20.0, 6.0);
@@ -1288,6 +1289,77 @@ fn advanced_assault_the_combat_winners_turn_choose_any_action() {
     // Free: the card's two actions are left for anything.
     assert_eq!(s.actions_left(), 2);
     play(&mut s, 0, &move_to(b1, 2000, 400), &[]);
+}
+
+/// "Line of sight will be blocked by intervening groups" (those fighting
+/// the target block nothing), Sighting a Target's "criteria must be met at
+/// the beginning of the active player's turn" and "The combat winners turn:
+/// Choose any action" (rules version 10, review19 MUST 1 and SHOULD 2): the
+/// Beast pair won its assault on the Slow section, and when the Beasts'
+/// Triple card begins it stands in base contact with the section, between
+/// it and the Spear line. The pair breaks off and walks aside, then (or
+/// not) charges the section again from the side; the Spear line charges the
+/// section past where the pair stood. The pair was fighting the section as
+/// the card began, so it blocked no line to it then, and the charge is
+/// made, the pair back in the fight or not. Until this mend a group that
+/// moved on the card (or was free now) was taken as free when the card
+/// began, and the charge was refused as not sighted. A Savage standing
+/// there instead, fighting no one, blocks the line: refused.
+#[test]
+fn line_of_sight_a_group_fighting_the_target_as_the_card_began_blocks_nothing_whatever_it_did_on_the_card()
+ {
+    for (fighting, recharge) in [(true, true), (true, false), (false, false)] {
+        let (mut s, b1, h2) = assaulted_with("h2", true, &["advanced_assault", "sighting"]);
+        step(&mut s, &[]);
+        assert!(s.group(b1).locked.is_some() && s.group(b1).locked == s.group(h2).locked);
+        let (v1, v2) = (gid(&s, "v1"), gid(&s, "v2"));
+        // Between the cards, the survivors in a column on x = 20: the Spear
+        // line's last man, the pair (or a Savage), the section.
+        kill(&mut s, v2, 1);
+        put(&mut s, v2, 1, 20.0, 4.0);
+        s.groups[v2 as usize].place = Place::Table;
+        for (i, m) in [2, 3].into_iter().enumerate() {
+            put(&mut s, h2, m, 20.0, 11.1 + 1.1 * i as f64);
+        }
+        let screen = if fighting {
+            put(&mut s, b1, 0, 20.0, 10.0);
+            put(&mut s, b1, 1, 20.0, 8.9);
+            b1
+        } else {
+            put(&mut s, b1, 0, 21.1, 11.1);
+            put(&mut s, b1, 1, 22.2, 11.1);
+            kill(&mut s, v1, 3);
+            put(&mut s, v1, 3, 20.0, 9.5);
+            s.groups[v1 as usize].place = Place::Table;
+            v1
+        };
+        next_card(&mut s, 0, CardKind::Triple);
+        if fighting {
+            play(&mut s, 0, &group_order("break_off", b1), &[])
+                .assert_says("breaks off from the fight");
+        }
+        play(&mut s, 0, &move_to(screen, 2500, 900), &[]);
+        if recharge {
+            let p = play(&mut s, 0, &move_to(b1, 2110, 1110), &[]);
+            assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+            assert_eq!(s.group(b1).locked, s.group(h2).locked);
+        }
+        let charge = move_to(v2, 1890, 1110);
+        if fighting {
+            // Into the section's fight (merged into the pair when it is
+            // back in it).
+            let p = play(&mut s, 0, &charge, &[]);
+            assert!(
+                p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
+                "{:#?}",
+                p.words
+            );
+            assert!(s.group(h2).locked.is_some());
+        } else {
+            let e = refused(&mut s, 0, &charge, &[]);
+            assert_refusal_says(&e, "has not sighted");
+        }
+    }
 }
 
 #[test]

@@ -1349,6 +1349,108 @@ fn sighting_a_target_a_leader_killed_on_the_card_pointed_out_what_he_saw_as_it_b
     }
 }
 
+/// The same criterion, the looking group's side (rules version 10, review19
+/// SHOULD 3): a group one of whose figures saw the target as the card began
+/// had sighted it, though that figure is killed later on the card. The
+/// Pair's first rifleman, at (28,27), sees the Auton Patrol when U.N.I.T.'s
+/// card begins; its second, at (20,30), does not (the Auton Pair stands in
+/// the way). The Pair walks east into the sight of the Auton Squad laying
+/// in wait, and the first rifleman is shot dead; the second steps back to
+/// (28,28) and fires at the Patrol: sighted as the card began, the shot is
+/// made. Until rules version 9 only the living looked, and it was refused
+/// as not sighted. With the first rifleman killed on an earlier card, the
+/// Pair never saw the Patrol, and the second rifleman's shot from (26,30)
+/// stays refused.
+#[test]
+fn sighting_a_target_criteria_must_be_met_at_the_beginning_of_the_turn_a_group_whose_figure_in_sight_is_killed_had_sighted_it()
+ {
+    for killed_on_the_card in [true, false] {
+        let mut s = on_ground(InvasionConfig {
+            laying_in_wait: true,
+            sighting: true,
+            ..InvasionConfig::default()
+        });
+        park(&mut s);
+        let [f2, a2, a3, a1] = placed(
+            &mut s,
+            "f2 at 20,30; a2 at 19.5,20; a3 at 20,10; a1 at 40,40",
+        );
+        let _ = a2;
+        put(&mut s, f2, 0, 28.0, 27.0);
+        put(&mut s, f2, 1, 20.0, 30.0);
+        let seer = figures(&s, f2)[0].clone();
+        if killed_on_the_card {
+            autons_lay_in_wait(&mut s, a1);
+            let p = play(&mut s, 0, &mv(f2, 35.5, 26.0), &[]);
+            p.assert_says("comes into the sight of Autons Auton Squad");
+            // 3,3,3 less 3 (laying in wait, not aimed): 6, a man.
+            play(&mut s, 1, &spring(a1, f2), &[3, 3, 3]);
+            if s.group(f2).alive_count() == 2 {
+                play(&mut s, 0, &casualties(&[seer.as_str()]), &[]);
+            }
+            assert_eq!(figures(&s, f2).len(), 1);
+            assert!(!figures(&s, f2).contains(&seer));
+        } else {
+            kill(&mut s, f2, 1);
+            card(&mut s, 0, CardKind::Triple);
+        }
+        // Where it sees the Patrol now (the sergeant's spot of the leader
+        // test, a step from either start).
+        let to = if killed_on_the_card {
+            (28.0, 28.0)
+        } else {
+            (26.0, 30.0)
+        };
+        play(&mut s, 0, &mv(f2, to.0, to.1), &[]);
+        if killed_on_the_card {
+            let p = play(&mut s, 0, &shoot(&[f2], a3), &[1]);
+            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+        } else {
+            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f2], a3), &[1]));
+        }
+    }
+}
+
+/// The same criterion with the sewers rule (rules version 10, review19
+/// SHOULD 1): a leader who left the table alive on the card stood on it as
+/// the card began, as one killed on it did. The Command's sergeant at
+/// (28,27), 8.5" from the Sniper, sees the Auton Patrol and the Sniper when
+/// U.N.I.T.'s card begins; he climbs down the manhole he stands at, and the
+/// Sniper steps round the Pair and fires at the Patrol, pointed out by the
+/// sergeant as the card began. Until this mend only a leader on the table
+/// or killed on the card pointed out, and the shot was refused as not
+/// sighted. With the sergeant more than 10" away, nothing pointed the
+/// Patrol out.
+#[test]
+fn sighting_a_target_a_leader_gone_below_on_the_card_pointed_out_what_he_saw_as_it_began() {
+    for sergeant_near in [true, false] {
+        let mut s = on_ground(InvasionConfig {
+            sighting: true,
+            sewers: true,
+            ..InvasionConfig::default()
+        });
+        park(&mut s);
+        let at = if sergeant_near {
+            (28.0, 27.0)
+        } else {
+            (31.0, 24.0)
+        };
+        let [f3, a2, a3, sg] = placed(
+            &mut s,
+            &format!(
+                "f3 at 20,30; a2 at 19.5,20; a3 at 20,10; sg at {},{}",
+                at.0, at.1
+            ),
+        );
+        let _ = a2;
+        s.scenario.manholes.push(pt(at.0, at.1));
+        card(&mut s, 0, CardKind::Triple);
+        play(&mut s, 0, &group_order("descend", sg), &[]);
+        assert_eq!(s.group(sg).place, Place::Below);
+        steps_round_the_pair_then_fires(&mut s, f3, (26.0, 30.0), a3, sergeant_near);
+    }
+}
+
 /// A hive of two broods, each with a Controller, and a swarm of Mites.
 const HIVE: &str = r#"
 faction hive "Hive"
@@ -1623,6 +1725,57 @@ fn perception_the_target_must_first_be_within_8_inches_and_out_of_sight() {
     let [a2] = placed(&mut s, "a2 at 18,10");
     let e = refused(&mut s, 0, &perceive(f2, a2), &[6]);
     assert_refusal_says(&e, "needs no perception test");
+}
+
+/// "Your last chance to spot him" with "criteria must be met at the
+/// beginning of the active player's turn" (rules version 10, review19
+/// SHOULD 4): a target in sight as the card began needs no perception
+/// test, the figures killed since among those looked at. The Sniper at
+/// (10,21) sees one Auton of the Patrol (at (15,27)) when U.N.I.T.'s card
+/// begins; the other, at (10,28), stands behind the Auton Pair, both within
+/// 8". The Fire Section kills the one in sight; the Sniper's test for the
+/// Patrol is refused as needless. Until rules version 9 the living only
+/// were looked at, and the test was made. With the Auton in sight killed on
+/// an earlier card, the Patrol was out of sight as the card began, and the
+/// test is made.
+#[test]
+fn perception_a_target_in_sight_as_the_card_began_through_a_figure_killed_since_needs_no_test() {
+    for killed_on_the_card in [true, false] {
+        let mut s = battle(false, false, true);
+        let [f3, a2, a3, f1] = placed(&mut s, "f3 at 10,21; a2 at 10,24; a3 at 10,28; f1 at 24,36");
+        let _ = a2;
+        put(&mut s, a3, 0, 15.0, 27.0);
+        put(&mut s, a3, 1, 10.0, 28.0);
+        if !killed_on_the_card {
+            kill(&mut s, a3, 1);
+        } else {
+            let visible = figures(&s, a3)[..1].to_vec();
+            // 24 against 20 a kill: the Autons' player takes the one in sight.
+            play(&mut s, 0, &shoot(&[f1], a3), &[3; 8]);
+            play(&mut s, 1, &casualties(&visible), &[]);
+            assert_eq!(
+                s.group(a3).alive().next().map(|m| m.at),
+                Some(Some(pt(10.0, 28.0)))
+            );
+        }
+        if killed_on_the_card {
+            let e = refused(&mut s, 0, &perceive(f3, a3), &[6]);
+            assert_refusal_says(&e, "needs no perception test");
+        } else {
+            let p = play(&mut s, 0, &perceive(f3, a3), &[6]);
+            assert!(
+                p.any(|e| matches!(
+                    e,
+                    E::Perception {
+                        perceived: true,
+                        ..
+                    }
+                )),
+                "{:#?}",
+                p.words
+            );
+        }
+    }
 }
 
 #[test]

@@ -357,82 +357,106 @@ pub fn start_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
 }
 
 /// A figure of group `g` stood on the table when the card began: alive on
-/// it now, or killed on it on the card.
+/// it now, killed on it on the card, or alive and gone off it on the card
+/// (below it, aboard a Burrower), its place then noted when it left (rules
+/// version 10, review19 SHOULD 1: as the dead, they stood where they stood).
+/// Not a figure whose group left the table for good (Stupidity's AWOL), nor
+/// one of a VTOL that took off (its place is not noted when it lifts off).
 fn stood_at_start(s: &InvasionState, g: GroupId, m: &Model) -> bool {
-    (m.alive && s.group(g).on_table()) || killed_on_card(s, m)
+    let group = s.group(g);
+    (m.alive && group.on_table())
+        || killed_on_card(s, m)
+        || (m.alive
+            && matches!(group.place, Place::Below | Place::Carried(_))
+            && noted_on_card(s, m))
 }
 
-/// A figure of group `g`, now in a fight, came into it on the card: its
-/// group (the one it fought in before a merge) moved on the card, and a
-/// locked group "cannot move until it is resolved", so when the card began
-/// it stood apart, fighting no one (rules version 10).
-fn charged_in_on_card(s: &InvasionState, g: GroupId, m: &Model) -> bool {
-    s.moved.contains(&m.origin.unwrap_or(g))
+/// Where group `g`'s figures that stood on the table when the card began
+/// stood then.
+fn stood_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
+    s.group(g)
+        .models
+        .iter()
+        .filter(|m| stood_at_start(s, g, m))
+        .filter_map(|m| start_of(s, m))
+        .collect()
+}
+
+/// The groups fighting in `target`'s melee when the current card began
+/// ("Hand-to-hand: locked on base contact"), `target` first: every group in
+/// base contact, where its figures stood then (the dead of the card
+/// included), with an enemy already counted, from the target outwards. The
+/// locks as they are now do not say it: a group fighting the target then
+/// may have left the fight on the card (broken off, run away, escaped a
+/// grapple), and charged it again; one fighting elsewhere may have been
+/// pulled in, and the target pushed into another fight (review19 MUST 1,
+/// SHOULD 2). When no group of the target's fight now moved on the card,
+/// its lock now is its lock then ("cannot move until it is resolved": only
+/// a charge joins a fight), and its groups are counted too, those whose
+/// figures in contact were killed since included.
+fn fight_at_start(s: &InvasionState, target: GroupId) -> Vec<GroupId> {
+    let all = 0..s.groups.len() as GroupId;
+    let at: Vec<Vec<Point>> = all.clone().map(|o| stood_points(s, o)).collect();
+    let mut fight = vec![target];
+    let mut next = 0;
+    while let Some(&f) = fight.get(next) {
+        let touching: Vec<GroupId> = all
+            .clone()
+            .filter(|&o| !fight.contains(&o) && s.group(o).seat != s.group(f).seat)
+            .filter(|&o| table::in_contact(&at[o as usize], &at[f as usize]))
+            .collect();
+        fight.extend(touching);
+        next += 1;
+    }
+    if let Some(melee) = s.group(target).locked {
+        let now: Vec<GroupId> = all
+            .filter(|&o| s.group(o).on_table() && s.group(o).locked == Some(melee))
+            .collect();
+        if !now.iter().any(|o| s.moved.contains(o)) {
+            fight.extend(
+                now.into_iter()
+                    .filter(|o| !fight.contains(o))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    fight
 }
 
 /// The groups that may block a line of sight to `target`, each where its
-/// figures stood when the current card began: the living ones on the table
-/// and those killed on the card ("Line of sight will be blocked by
-/// intervening groups", the table as it stood "at the beginning of the
-/// active player's turn"; rules version 9), so a group wiped out on the card
-/// still blocks the line traced as the card began. Not a group that left the
-/// table alive (Stupidity's AWOL: "it will keep on running, and never be
-/// seen again"), and not one wiped out on the card that was fighting the
-/// target then (`fighting_at_start`), as those fighting it block nothing.
-/// Of a group in the target's fight now, the figures that charged into it
-/// on the card (`charged_in_on_card`): they were not fighting it when the
-/// card began, and may have stood in the line (rules version 10; until then
-/// the lock as it is now left them out).
+/// figures stood when the current card began (`stood_at_start`): the living
+/// ones on the table, those killed on the card and those gone below or
+/// aboard on it ("Line of sight will be blocked by intervening groups", the
+/// table as it stood "at the beginning of the active player's turn"; rules
+/// version 9), so a group wiped out on the card still blocks the line
+/// traced as the card began. Not a group that left the table alive for good
+/// (Stupidity's AWOL: "it will keep on running, and never be seen again"),
+/// and not one fighting the target when the card began (`fight_at_start`),
+/// as those fighting it block nothing, whatever it did on the card (rules
+/// version 10; until then the lock as it is now decided).
 fn blockers_at_start(
     s: &InvasionState,
     from: GroupId,
     target: GroupId,
 ) -> Vec<(usize, Vec<Point>)> {
-    let fight = s.group(target).locked;
+    let fight = fight_at_start(s, target);
     (0..s.groups.len() as GroupId)
-        .filter(|&o| o != from && o != target)
-        .filter(|&o| {
-            let g = s.group(o);
-            g.on_table() || (g.place == Place::Gone && !fighting_at_start(s, o, target))
-        })
-        .map(|o| {
-            let g = s.group(o);
-            let fighting = g.on_table() && fight.is_some() && g.locked == fight;
-            let points = g
-                .models
-                .iter()
-                .filter(|m| stood_at_start(s, o, m))
-                .filter(|m| !fighting || charged_in_on_card(s, o, m))
-                .filter_map(|m| start_of(s, m))
-                .collect::<Vec<Point>>();
-            (o as usize, points)
-        })
+        .filter(|&o| o != from && !fight.contains(&o))
+        .map(|o| (o as usize, stood_points(s, o)))
         .filter(|(_, points)| !points.is_empty())
         .collect()
-}
-
-/// A group wiped out on the card was fighting `target` when the card began:
-/// an enemy of it whose figures killed on the card stood in base contact
-/// with the target's then ("Hand-to-hand: locked on base contact"; its lock
-/// ended with its last figure, so the lock itself no longer says so).
-fn fighting_at_start(s: &InvasionState, o: GroupId, target: GroupId) -> bool {
-    if s.group(o).seat == s.group(target).seat {
-        return false;
-    }
-    let dead: Vec<Point> = s
-        .group(o)
-        .models
-        .iter()
-        .filter(|m| killed_on_card(s, m))
-        .filter_map(|m| start_of(s, m))
-        .collect();
-    table::in_contact(&dead, &start_points(s, target))
 }
 
 /// A figure killed on the current card on the table: its place then was
 /// noted when it fell (`state::note_card_start_of_the_killed`).
 fn killed_on_card(s: &InvasionState, m: &Model) -> bool {
-    !m.alive && s.card_start.iter().any(|(id, _)| *id == m.id)
+    !m.alive && noted_on_card(s, m)
+}
+
+/// The figure's place when the card began was noted on the card (it moved,
+/// left the table or was killed on it).
+fn noted_on_card(s: &InvasionState, m: &Model) -> bool {
+    s.card_start.iter().any(|(id, _)| *id == m.id)
 }
 
 /// The group saw `target` when the card began: its figures, the target's

@@ -642,8 +642,12 @@ impl Game for Invasion {
     /// read the whole table as the card began: a target group in sight then
     /// through a figure killed since is sighted, a leader killed on the card
     /// still points out what he saw, and a group that charged into the
-    /// target's fight on the card blocks the line it stood in (no layout
-    /// change: `fire::start_points`, `fire::charged_in_on_card`).
+    /// target's fight on the card blocks the line it stood in; mended
+    /// before release (session 23, invmend2, review19): the target's fight
+    /// is the one as the card began, by base contact then, so a group that
+    /// left it on the card blocks nothing, and a figure that went below or
+    /// aboard on the card stood where it stood then (no layout change:
+    /// `fire::start_points`, `fire::fight_at_start`, `fire::stood_at_start`).
     const RULES_VERSION: u32 = 10;
 
     fn moment(state: &InvasionState, event: &InvasionEvent) -> crate::Moment {
