@@ -82,27 +82,15 @@ fn the_offerers_bot_waits_for_the_answer_instead_of_withdrawing() {
     let t = Table::new(tmp.path(), "Offers", "saucers", &config().to_string(), &[]);
     t.play(&t.seat0, &offer());
     let offered = stored(&t).cursor();
-    let mut bot = cmd(
-        &t.seat0,
-        &[
-            "autoplay",
-            &t.camp,
-            "--battle",
-            &t.battle,
-            "--server",
-            &t.served.url,
-            "--steps",
-            "1",
-            "--seed",
-            "1",
-            "--wait",
-            "600",
-        ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    // One step, a long wait: half of it is far longer than the test.
+    let mut args = vec!["autoplay", &t.camp, "--battle", &t.battle];
+    args.extend(["--server", &t.served.url]);
+    args.extend("--steps 1 --seed 1 --wait 600".split(' '));
+    let mut bot = cmd(&t.seat0, &args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     // The Fly Boyz decline; the bot's turn is back and it plays one step.
     t.play(
         &t.app_club,
