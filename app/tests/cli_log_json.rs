@@ -1,9 +1,10 @@
 //! `xenolog log --json` on a campaign file carries the keys a club
 //! server's entry lines carry (issue 30 left-over, session 19): `parent`,
-//! the entry it follows (null: the setup), and `receipt`, the entry's chain
+//! the entry it follows (null: the setup), `receipt`, the entry's chain
 //! keyed by the club's secret (DESIGN 5.4) for a downloaded club battle
-//! whose secret is revealed, null where a file has none, so a script reads
-//! a file's log and a server's (`app/tests/club_play.rs`) alike.
+//! whose secret is revealed, null where a file has none, and (session 23)
+//! `branch_kind`, the kind of the entry's branch, so a script reads a
+//! file's log and a server's (`app/tests/club_play.rs`) alike.
 
 #[path = "support/club_race.rs"]
 mod club_race;
@@ -47,12 +48,12 @@ fn play(c: &mut Campaign, id: i64, n: usize, k: usize) {
     }
 }
 
-/// The keys of a server's entry line: the engine's entry text's, `parent`
-/// and `receipt` (`server/src/lens.rs`).
+/// The keys of a server's entry line: the engine's entry text's, `parent`,
+/// `receipt` and `branch_kind` (`server/src/lens.rs`).
 fn server_keys(b: &dyn Battle, id: u64) -> BTreeSet<String> {
     let t = serde_json::to_value(&b.entry_texts_as(&[id], Viewer::All)[0]).unwrap();
     let mut keys: BTreeSet<String> = t.as_object().unwrap().keys().cloned().collect();
-    keys.extend(["parent".to_owned(), "receipt".to_owned()]);
+    keys.extend(["parent", "receipt", "branch_kind"].map(str::to_owned));
     keys
 }
 
@@ -95,6 +96,12 @@ fn log_json_of_a_file_names_each_entrys_parent_and_a_null_receipt() {
         jumped |= parent.is_some_and(|p| p + 1 != id);
         assert_eq!(v["receipt"], Value::Null, "{v}");
         assert_eq!(keys(v), server_keys(&*b, id), "{v}");
+        let kind = if v["branch"] == 0 {
+            "main"
+        } else {
+            "take-back"
+        };
+        assert_eq!(v["branch_kind"], kind, "{v}");
     }
     assert!(jumped, "the line left the take-back's entries behind");
 }

@@ -362,6 +362,13 @@ fn hidden_hand(data: &Path, url: &str, camp: &str, s: &Seat) {
                 r.len() == 64 && r.bytes().all(|c| c.is_ascii_hexdigit()),
                 "a receipt is 32 bytes in hex: {r}"
             );
+            let kind = l.as_object_mut().and_then(|o| o.remove("branch_kind"));
+            let branch = b.records()[id as usize].branch as usize;
+            assert_eq!(
+                kind,
+                Some(serde_json::json!(b.branches()[branch].kind.as_str())),
+                "entry {id} names its branch's kind"
+            );
             l
         })
         .collect();

@@ -68,6 +68,10 @@ pub struct SeatEntry {
     pub state: Value,
     /// The entry it follows (`None`: the setup).
     pub parent: Option<EntryId>,
+    /// The kind of the entry's branch as the frame names it
+    /// (`entry.branch_kind`); `None` from a server older than the key, whose
+    /// branches the copy makes take-backs, as a live battle's are.
+    pub branch_kind: Option<BranchKind>,
 }
 
 impl SeatEntry {
@@ -89,10 +93,20 @@ impl SeatEntry {
             })?),
             None => head,
         };
+        // A kind this build does not know reads as a take-back, the kind
+        // of a live battle's branches; never as an error.
+        let branch_kind =
+            ev["entry"]
+                .get("branch_kind")
+                .map(|k| match BranchKind::parse(k.as_str()) {
+                    BranchKind::Unrecorded => BranchKind::TakeBack,
+                    k => k,
+                });
         Ok(SeatEntry {
             text,
             state: ev["state"].clone(),
             parent,
+            branch_kind,
         })
     }
 }
@@ -394,6 +408,15 @@ impl<G: Game> SeatBattle<G> {
                 fork: e.parent,
                 kind: BranchKind::TakeBack,
             };
+        }
+        // The kind the server names (every entry carries it, so a copy
+        // resumed mid-branch learns it too): a grafted line (a merge into a
+        // club campaign) is another copy's, not a take-back. Only branch 0
+        // is the main line.
+        if let Some(k) = e.branch_kind
+            && (branch == 0) == (k == BranchKind::Main)
+        {
+            self.branches[branch as usize].kind = k;
         }
         let before = self.state_at_ref(e.parent);
         let actor = actor_named::<G>(before, &e.text.actor);
@@ -839,6 +862,7 @@ mod tests {
             .map(|text| SeatEntry {
                 state: b.state_json_as(Some(text.id), viewer),
                 parent: b.records()[text.id as usize].parent,
+                branch_kind: None,
                 text,
             })
             .collect()
@@ -1251,6 +1275,54 @@ mod tests {
         assert_eq!(c.current_branch(), b.current_branch());
         assert_eq!(c.legal(), b.legal_as(seat));
         assert_eq!(seat_copy_ref(c.as_ref()).unwrap().live_head(), b.cursor());
+    }
+
+    /// fmt5's item 4: an entry frame names its branch's kind
+    /// (`entry.branch_kind`); the copy's branch takes it (a line grafted by
+    /// a merge into a club campaign is another copy's, not a take-back). A
+    /// frame without the key (an older server) or with a kind this build
+    /// does not know makes a take-back, as before.
+    #[test]
+    fn a_seat_copy_keeps_the_branch_kind_its_entry_frames_name() {
+        let seat = Actor(1);
+        let mut b = played("race", 3, 6);
+        let old = b.path_to(b.cursor());
+        b.seek(Some(old[2]));
+        play_one(b.as_mut());
+        play_one(b.as_mut());
+        let branch = b.current_branch();
+        assert_ne!(branch, 0);
+        let line = b.path_to(b.cursor());
+        let kind_of = |named: Option<&str>| {
+            let mut log = SeatLog::new(seat, b.state_json_as(None, Viewer::Seat(seat)));
+            for e in entries_of(b.as_ref(), seat, &line) {
+                let mut ev = frame_of(&e);
+                ev["entry"]["parent"] = serde_json::json!(e.parent);
+                if let Some(k) = named {
+                    let k = if e.text.branch == 0 { "main" } else { k };
+                    ev["entry"]["branch_kind"] = serde_json::json!(k);
+                }
+                log.push(SeatEntry::from_event(&ev, log.head).unwrap())
+                    .unwrap();
+            }
+            let c = seat_battle("race", &log).unwrap();
+            assert_eq!(c.current_branch(), branch);
+            assert_eq!(c.branches()[0].kind, BranchKind::Main);
+            c.branches()[branch as usize].kind
+        };
+        assert_eq!(kind_of(Some("from-copy")), BranchKind::FromCopy);
+        assert_eq!(kind_of(Some("what-if")), BranchKind::WhatIf);
+        assert_eq!(kind_of(Some("take-back")), BranchKind::TakeBack);
+        assert_eq!(
+            kind_of(None),
+            BranchKind::TakeBack,
+            "an older server's frame"
+        );
+        assert_eq!(
+            kind_of(Some("sideways")),
+            BranchKind::TakeBack,
+            "a kind not known"
+        );
     }
 
     /// A seat that joins (or watches from the start) after a take-back

@@ -46,6 +46,12 @@ pub fn entry_frames(
                 // keeps the battle's tree across take-backs (section 9).
                 e.insert("parent".into(), json!(r.parent));
                 e.insert("receipt".into(), json!(hex(&receipt(secret, &r.chain))));
+                // The kind of its branch, on every entry (a seat resumed
+                // mid-branch learns it too): a take-back, or a line a merge
+                // grafted into a club campaign (another copy's).
+                if let Some(br) = b.branches().get(r.branch as usize) {
+                    e.insert("branch_kind".into(), json!(br.kind.as_str()));
+                }
             }
             m.insert("entry".into(), entry);
             m.insert("state".into(), b.state_json_as(Some(id), viewer));
@@ -102,7 +108,7 @@ pub fn state_at(b: &dyn Battle, seat: Actor, at: Option<EntryId>) -> Option<Valu
 }
 
 /// Whose turn it is, or how the battle ended: what a battle list shows to
-/// anyone it opens (the names of the seats asked, never what they are
+/// anyone it opens (the names of the seats waited for, never what they are
 /// asked: that may name a hidden card). The seats are those asked on the
 /// public view: whether a seat is asked may itself tell what it hides (an
 /// Instant card in a hidden hand, Night of the Saucers).
@@ -110,10 +116,48 @@ pub fn status(b: &dyn Battle) -> Value {
     status_for(b, &[])
 }
 
-/// [`status`] for a player holding the seats `own`: a seat of its own that
-/// the whole state asks is named too (review12 NIT 3: its optional Instant
-/// is its to know, so the list marks the battle "(yours)"); every other
-/// seat as on the public view.
+/// The seats whose turn it is, as a player holding the seats `own` may be
+/// told: those asked on the public view, and a seat of its own that the
+/// whole state asks (review12 NIT 3: its optional Instant is its to know);
+/// of these, only the ones the game waits for ([`Battle::waited_for`]): a
+/// seat asked only to take back what it set waiting on another (a Saucers
+/// swap offer it may withdraw) holds nothing up, so it is not named, and
+/// its list does not read "(yours)" (session 23). [`Actor::SYSTEM`] for
+/// the game's own step.
+pub fn turn_of(b: &dyn Battle, own: &[u8]) -> Vec<Actor> {
+    let mut public: Vec<Actor> = b.asked_publicly().into_iter().map(|a| a.seat).collect();
+    if !own.is_empty() {
+        for a in b.asked() {
+            if a.seat != Actor::SYSTEM && own.contains(&a.seat.0) && !public.contains(&a.seat) {
+                public.push(a.seat);
+            }
+        }
+    }
+    let waited = b.waited_for();
+    let mut out: Vec<Actor> = Vec::new();
+    for s in public {
+        if waited.contains(&s) && !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The seats `seat` is told the game waits for with its `legal` answer
+/// (`waited_for`, numbered from 0 as every seat in JSON): [`turn_of`] for
+/// a player holding `seat`, without the game's own step. A bot plays only
+/// when its seat is among them (`autoplay --server`).
+pub fn waited_for(b: &dyn Battle, seat: Actor) -> Value {
+    let seats: Vec<u8> = turn_of(b, &[seat.0])
+        .into_iter()
+        .filter(|a| *a != Actor::SYSTEM)
+        .map(|a| a.0)
+        .collect();
+    json!(seats)
+}
+
+/// [`status`] for a player holding the seats `own`: the seats of
+/// [`turn_of`] by name (`asked`) and number (`asked_seats`).
 pub fn status_for(b: &dyn Battle, own: &[u8]) -> Value {
     match b.outcome() {
         Some(o) => {
@@ -121,32 +165,22 @@ pub fn status_for(b: &dyn Battle, own: &[u8]) -> Value {
                    "strict": b.meta().strict})
         }
         None => {
-            let mut public = b.asked_publicly();
-            if !own.is_empty() {
-                for a in b.asked() {
-                    if a.seat != Actor::SYSTEM
-                        && own.contains(&a.seat.0)
-                        && !public.iter().any(|p| p.seat == a.seat)
-                    {
-                        public.push(a);
-                    }
-                }
-            }
+            let turn = turn_of(b, own);
             let mut asked: Vec<String> = Vec::new();
-            for a in &public {
-                let name = if a.seat == Actor::SYSTEM {
+            for a in &turn {
+                let name = if *a == Actor::SYSTEM {
                     "the game".to_owned()
                 } else {
-                    b.actor_name(a.seat)
+                    b.actor_name(*a)
                 };
                 if !asked.contains(&name) {
                     asked.push(name);
                 }
             }
-            let seats: Vec<u8> = public
+            let seats: Vec<u8> = turn
                 .iter()
-                .filter(|a| a.seat != Actor::SYSTEM)
-                .map(|a| a.seat.0)
+                .filter(|a| **a != Actor::SYSTEM)
+                .map(|a| a.0)
                 .collect();
             json!({
                 "status": "playing", "asked": asked, "asked_seats": seats, "head": b.cursor(),
@@ -156,10 +190,10 @@ pub fn status_for(b: &dyn Battle, own: &[u8]) -> Value {
     }
 }
 
-/// The whole battle as a battle file (format 3, with the revealed secret),
-/// for the download route. Only for a battle that is over: before the end
-/// the whole battle is no seat's to see (principle 14), and the caller
-/// refuses in words instead.
+/// The whole battle as a battle file (the current battle file format, 5
+/// today, with the revealed secret), for the download route. Only for a
+/// battle that is over: before the end the whole battle is no seat's to see
+/// (principle 14), and the caller refuses in words instead.
 pub fn battle_file(b: &dyn Battle, title: &str, secret: &[u8; 32]) -> Result<Vec<u8>, String> {
     if b.outcome().is_none() {
         return Err("the battle is still being played".to_owned());

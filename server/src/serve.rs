@@ -2389,14 +2389,16 @@ async fn respond_to(shared: &Arc<Shared>, conn: &mut Conn, request: Request) -> 
         Request::Legal { battle, seat } => {
             seat_granted(shared, conn, battle, seat).await?;
             let who = Actor(seat);
-            let legal = blocking_live(shared, move |l| {
-                let mut out = Value::Null;
-                l.read(battle, &mut |b| out = lens::legal(b, who))?;
+            let (legal, waited) = blocking_live(shared, move |l| {
+                let mut out = (Value::Null, Value::Null);
+                l.read(battle, &mut |b| {
+                    out = (lens::legal(b, who), lens::waited_for(b, who));
+                })?;
                 Ok(out)
             })
             .await
             .map_err(stay)?;
-            Ok(json!({"battle": battle, "seat": seat, "legal": legal}))
+            Ok(json!({"battle": battle, "seat": seat, "legal": legal, "waited_for": waited}))
         }
         Request::DiceNeeded {
             battle,

@@ -1473,6 +1473,9 @@ fn entry_json(b: &dyn Battle, t: &xenolog_engine::EntryText, secret: Option<&Byt
             .zip(r)
             .map(|(s, r)| fair::hex(&fair::receipt(s, &r.chain)));
         e.insert("receipt".into(), json!(receipt));
+        if let Some(br) = r.and_then(|r| b.branches().get(r.branch as usize)) {
+            e.insert("branch_kind".into(), json!(br.kind.as_str()));
+        }
     }
     entry
 }

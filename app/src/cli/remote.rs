@@ -669,12 +669,15 @@ pub(super) fn autoplay(
             }
             continue;
         }
-        // Its own offer waits for another seat's answer (Saucers, assumption
-        // 18) and withdrawing it is all it may do: it waits for the answer,
-        // and withdraws only after half of `--wait` with nothing heard.
-        if legal.iter().all(|l| l["command"] == "withdraw")
-            && idle_since.elapsed() < Duration::from_secs(wait) / 2
-        {
+        // Asked but not waited for (the server's `waited_for`): its own
+        // offer waits for another seat's answer (Saucers, assumption 18)
+        // and taking it back is all it may do. It waits for the answer, and
+        // plays (withdraws) only after half of `--wait` with nothing heard.
+        // A server older than the key waits for every seat asked.
+        let waited = body["waited_for"]
+            .as_array()
+            .is_none_or(|w| w.iter().any(|s| s.as_u64() == Some(u64::from(seat))));
+        if !waited && idle_since.elapsed() < Duration::from_secs(wait) / 2 {
             if drain(&mut c, at.battle, &mut heard, Duration::from_millis(500))? {
                 idle_since = Instant::now();
             }

@@ -3,7 +3,7 @@
 //!
 //! The route takes the token in `Authorization: Bearer <token>` (never in
 //! the URL: proxies log URLs). After the end it answers with the whole
-//! battle as a battle file (format 3, the revealed secret in it), which
+//! battle as a battle file (format 5, the revealed secret in it), which
 //! `xenolog verify FILE --nonce SEAT=HEX` checks. Before the end it refuses
 //! in words: the whole battle is no seat's to see while it is played
 //! (principle 14), and the seat's own view is what `watch` gives.
