@@ -781,7 +781,7 @@ mod tests {
     }
 
     /// `f`'s entries as formats 2-5 store them.
-    fn v2_records(f: &BattleFile) -> Vec<EntryV2> {
+    fn v2_records(f: &BattleFile) -> Vec<EntryV2<'_>> {
         f.records
             .iter()
             .enumerate()
