@@ -111,3 +111,36 @@ fn a_command_for_another_seat_than_the_one_looking_is_refused_and_changes_nothin
     let ob = h.state().open.as_ref().unwrap();
     assert_eq!(ob.battle.records().len(), entries, "nothing was played");
 }
+
+/// Session 22's closing note: the curtain asked the engine who is asked
+/// every frame. It asks once for each position; a move still passes the
+/// screen on.
+#[test]
+fn the_curtain_asks_who_is_asked_once_a_position_and_a_move_still_passes_the_screen() {
+    let mut h = high_card();
+    h.get_by_label("Pass the screen to Player 1");
+    let builds = |h: &Harness<'_, App>| h.state().open.as_ref().unwrap().curtain_builds;
+    let before = builds(&h);
+    assert!(before >= 1, "the curtain was drawn");
+    for _ in 0..5 {
+        h.run();
+    }
+    assert_eq!(
+        builds(&h),
+        before,
+        "frames with nothing changed ask nothing"
+    );
+    click(&mut h, "I am Player 1: show my view");
+    assert_eq!(builds(&h), before, "taking the screen asks nothing new");
+    let cmd = legal(&h)[0].command.clone();
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(0),
+            command: cmd,
+            text: "lay".into(),
+            label: None,
+        })));
+    h.run();
+    h.get_by_label("Pass the screen to Player 2");
+    assert!(builds(&h) > before, "the new position was asked about");
+}
