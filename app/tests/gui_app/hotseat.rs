@@ -24,6 +24,19 @@ fn cards_shown(h: &Harness<'_, App>) -> Vec<String> {
         .collect()
 }
 
+/// Player 1 lays the first card offered.
+fn player_1_lays_a_card(h: &mut Harness<'_, App>) {
+    let cmd = legal(h)[0].command.clone();
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(0),
+            command: cmd,
+            text: "lay".into(),
+            label: None,
+        })));
+    h.run();
+}
+
 /// Every card of `player` shown is one the viewer may not see.
 fn all_hidden(cards: &[String], player: &str) -> bool {
     cards
@@ -58,15 +71,7 @@ fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
     // Only Player 1's commands are offered.
     assert!(legal(&h).iter().all(|c| c.actor == Actor(0)));
     // Player 1 lays a card: the screen goes to Player 2 behind the curtain.
-    let cmd = legal(&h)[0].command.clone();
-    h.state_mut()
-        .push(AppCommand::Give(PlayRequest::new(Intent {
-            actor: Actor(0),
-            command: cmd,
-            text: "lay".into(),
-            label: None,
-        })));
-    h.run();
+    player_1_lays_a_card(&mut h);
     h.get_by_label("Pass the screen to Player 2");
     click(&mut h, "I am Player 2: show my view");
     let cards = cards_shown(&h);
@@ -132,15 +137,7 @@ fn the_curtain_asks_who_is_asked_once_a_position_and_a_move_still_passes_the_scr
     );
     click(&mut h, "I am Player 1: show my view");
     assert_eq!(builds(&h), before, "taking the screen asks nothing new");
-    let cmd = legal(&h)[0].command.clone();
-    h.state_mut()
-        .push(AppCommand::Give(PlayRequest::new(Intent {
-            actor: Actor(0),
-            command: cmd,
-            text: "lay".into(),
-            label: None,
-        })));
-    h.run();
+    player_1_lays_a_card(&mut h);
     h.get_by_label("Pass the screen to Player 2");
     assert!(builds(&h) > before, "the new position was asked about");
 }
