@@ -90,6 +90,20 @@ pub struct Item {
     pub stroke: (f32, Rgba),
     /// Shown on hover in the app and as `<title>` in SVG.
     pub tooltip: Option<String>,
+    /// What the thing is called, for people ("Marine Squad MS1"): the app
+    /// names a selection, a target or a search hit by it. `None`: the game
+    /// gives no name (the app falls back to the id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Item {
+    /// The item called `name` for people.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
 }
 
 /// A board at one moment.
@@ -237,6 +251,7 @@ mod tests {
                     fill: Rgba::rgb(10, 200, 10),
                     stroke: (1.0, Rgba::BLACK),
                     tooltip: Some("Forest <2 MP>".into()),
+                    name: None,
                 },
                 Item {
                     id: "label".into(),
@@ -249,6 +264,7 @@ mod tests {
                     fill: Rgba::BLACK,
                     stroke: (0.0, Rgba::BLACK),
                     tooltip: None,
+                    name: None,
                 },
             ],
         };

@@ -476,9 +476,12 @@ fn click_on(items: &[&Item], legal: &[LegalCommand], selected: Option<&str>) -> 
     Some(AppCommand::Select(None))
 }
 
-/// The name of an item for people: its tooltip's first line up to a colon
-/// ("HQ HQ1: MP 4, CF 3" names "HQ HQ1"), or its id.
+/// The name of an item for people: the name its game gives it ("HQ
+/// HQ1"), else its tooltip's first line up to a colon, or its id.
 pub fn item_name(item: &Item) -> String {
+    if let Some(name) = item.name.as_deref().filter(|n| !n.is_empty()) {
+        return name.to_owned();
+    }
     item.tooltip
         .as_deref()
         .and_then(|t| t.lines().next())
@@ -1682,6 +1685,7 @@ mod tests {
             fill: Rgba::WHITE,
             stroke: (0.0, Rgba::BLACK),
             tooltip: Some(format!("{id} tip")),
+            name: None,
         }
     }
 

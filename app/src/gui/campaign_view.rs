@@ -18,8 +18,9 @@ use super::command::AppCommand;
 pub struct CampaignViewState {
     /// The view is shown in place of the board.
     pub shown: bool,
-    /// The campaign as last recomputed (`None`: recompute before drawing).
-    pub state: Option<CampaignState>,
+    /// The campaign as last recomputed (`None`: recompute before drawing),
+    /// shared so a frame draws it without copying it.
+    pub state: Option<std::rc::Rc<CampaignState>>,
     /// What the last recomputation changed, in words, until dismissed.
     pub changes: Vec<String>,
     /// The model whose sheet is shown.
@@ -128,7 +129,7 @@ pub fn refresh(st: &mut CampaignViewState, c: &Campaign) {
                     st.message = format!("The campaign could not be read: {e}");
                 }
             }
-            st.state = Some(r.state);
+            st.state = Some(std::rc::Rc::new(r.state));
         }
         Err(e) => st.message = format!("The campaign could not be read: {e}"),
     }
@@ -190,7 +191,7 @@ pub fn apply(
             .campaign_redo()
             .map(|(_, e)| format!("Put back campaign entry {e}"))
             .map_err(|e| e.to_string()),
-        CampaignAction::ExportSheets => export_sheets(c, before.as_ref()),
+        CampaignAction::ExportSheets => export_sheets(c, before.as_deref()),
         CampaignAction::ExportReport => export_report(c),
         CampaignAction::Fight {
             scenario,
@@ -210,7 +211,7 @@ pub fn apply(
                 },
             };
             let seats = seat_factions(&scenario);
-            let state = before.clone().unwrap_or_default();
+            let state = before.as_deref().cloned().unwrap_or_default();
             let mut seat_picks = Vec::new();
             for (roster, models) in picks {
                 let faction = state

@@ -304,7 +304,9 @@ pub fn parse_dice(text: &str, sides: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 /// Runs of dice that decide the same thing: (first, last, what), counted
-/// from 1. The three dice of a random hex read as one run.
+/// from 1. The dice of one roll carry its name ("shooting dice"); the three
+/// dice of Dimension X's random hex, each its digit ("a random hex: its
+/// tens digit (A.3)"), read as one run.
 fn runs(purposes: &[String]) -> Vec<(usize, usize, String)> {
     let mut out: Vec<(usize, usize, String)> = Vec::new();
     for (i, p) in purposes.iter().enumerate() {

@@ -19,9 +19,24 @@ pub struct OpenBattle {
     auto_seen: u64,
     /// Hot-seat: the seat the screen was last passed to.
     pub looking: Option<Actor>,
-    /// Whether the game hides something at the cursor, found once per
-    /// position (cursor, entries).
-    hides: Option<(Option<xenolog_engine::EntryId>, usize, bool)>,
+    /// What the hot-seat curtain needs, found once per position.
+    curtain: Option<Curtain>,
+    /// How many times the curtain's facts were worked out (for tests).
+    pub curtain_builds: u64,
+}
+
+/// The hot-seat curtain's facts at one position (cursor, branch, entries):
+/// whether the game hides something there (and is not over), and the
+/// first seat asked.
+#[derive(Clone, Copy)]
+struct Curtain {
+    key: (
+        Option<xenolog_engine::EntryId>,
+        xenolog_engine::BranchId,
+        usize,
+    ),
+    hides: bool,
+    asked: Option<Actor>,
 }
 
 impl OpenBattle {
@@ -40,7 +55,8 @@ impl OpenBattle {
             board,
             auto_seen: 0,
             looking: None,
-            hides: None,
+            curtain: None,
+            curtain_builds: 0,
         }
     }
 
@@ -56,24 +72,36 @@ impl OpenBattle {
     /// screen to when the one looking is not the one asked. A game that
     /// hides nothing, a finished battle, or `reveal` show everything.
     pub(super) fn viewer(&mut self, reveal: bool) -> (Viewer, Option<Actor>) {
-        let key = (self.battle.cursor(), self.battle.records().len());
-        let hides = match self.hides {
-            Some((c, n, h)) if (c, n) == key => h,
+        let battle = &self.battle;
+        let key = (
+            battle.cursor(),
+            battle.current_branch(),
+            battle.records().len(),
+        );
+        let curtain = match self.curtain {
+            Some(c) if c.key == key => c,
             _ => {
-                let h = self.battle.seats_see_differently();
-                self.hides = Some((key.0, key.1, h));
-                h
+                // A finished battle shows everything.
+                let hides = battle.seats_see_differently() && battle.outcome().is_none();
+                let asked = if hides {
+                    battle
+                        .asked()
+                        .into_iter()
+                        .map(|a| a.seat)
+                        .find(|s| *s != Actor::SYSTEM)
+                } else {
+                    None
+                };
+                let c = Curtain { key, hides, asked };
+                self.curtain = Some(c);
+                self.curtain_builds += 1;
+                c
             }
         };
-        if reveal || !hides || self.battle.outcome().is_some() {
+        if reveal || !curtain.hides {
             return (Viewer::All, None);
         }
-        let asked = self
-            .battle
-            .asked()
-            .into_iter()
-            .map(|a| a.seat)
-            .find(|s| *s != Actor::SYSTEM);
+        let asked = curtain.asked;
         match (self.looking, asked) {
             (Some(l), Some(a)) if l == a => (Viewer::Seat(l), None),
             (_, Some(a)) => (Viewer::Seat(a), Some(a)),

@@ -620,12 +620,11 @@ pub fn roll_needs(facts: &xenolog_engine::moments::EntryFacts) -> Vec<String> {
             } else {
                 format!("Dice {}-{}", k + 1, k + n)
             };
-            // "study dice: its die 1 of 2" reads as the roll's name alone.
-            let purpose = first
-                .purpose
-                .split_once(": its ")
-                .map_or(first.purpose.as_str(), |(p, _)| p);
-            out.push(format!("{which}: {purpose}: needs {}", first.need.words()));
+            out.push(format!(
+                "{which}: {}: needs {}",
+                first.purpose,
+                first.need.words()
+            ));
         }
         k += n;
     }

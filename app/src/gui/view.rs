@@ -2,7 +2,10 @@
 //! change and kept until the cursor, the branch or the log changes. A frame
 //! where nothing changed decodes nothing: it only compares a small key.
 
+use std::any::Any;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use xenolog_engine::{
     Battle, BranchId, EntryId, EntryText, FlowMark, LegalCommand, Outcome, Scene, Viewer,
@@ -251,6 +254,12 @@ pub struct BattleView {
     tray: Option<(u64, Option<Tray>)>,
     /// How many times the dice tray was worked out (for tests).
     pub tray_builds: u64,
+    /// What a game's panel works out from the position (a seat's view of
+    /// the state behind the hot-seat curtain), for the rebuild it was made
+    /// at ([`BattleView::kept`]).
+    kept: RefCell<Option<(u64, Rc<dyn Any>)>>,
+    /// How many times [`BattleView::kept`] made its value (for tests).
+    pub kept_builds: Cell<u64>,
 }
 
 impl Default for BattleView {
@@ -281,7 +290,27 @@ impl BattleView {
             viewer: Viewer::All,
             tray: None,
             tray_builds: 0,
+            kept: RefCell::new(None),
+            kept_builds: Cell::new(0),
         }
+    }
+
+    /// What `make` works out from the position shown, made the first time
+    /// it is asked for after a rebuild ([`BattleView::refresh`]: a new
+    /// position, branch, entry or viewer) and kept until the next: a frame
+    /// where nothing changed copies nothing.
+    pub fn kept<T: 'static>(&self, make: impl FnOnce() -> T) -> Rc<T> {
+        let mut kept = self.kept.borrow_mut();
+        if let Some((at, value)) = kept.as_ref()
+            && *at == self.rebuilds
+            && let Ok(value) = Rc::clone(value).downcast::<T>()
+        {
+            return value;
+        }
+        let value = Rc::new(make());
+        self.kept_builds.set(self.kept_builds.get() + 1);
+        *kept = Some((self.rebuilds, Rc::clone(&value) as Rc<dyn Any>));
+        value
     }
 
     /// The dice tray of this view: `make` works it out the first time it is

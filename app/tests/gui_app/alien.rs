@@ -782,3 +782,38 @@ fn board_alien_snapshot() {
     super::support::hide_campaign_panel(&mut h);
     super::support::snapshot(&mut h, "board_alien");
 }
+
+/// Session 22's closing note: the panel copied the seat's view of the
+/// state every frame behind the curtain. It makes it once for each
+/// position and viewer; the next seat's view still shows its own cards.
+#[test]
+fn the_panel_makes_a_seats_view_once_a_position_and_the_next_seat_sees_its_own() {
+    let mut h = battle(
+        "points 1\ndone 6\nopen 11 17\ncharacter hicks at K9\n",
+        DiceMode::Rolled,
+        6,
+    );
+    click(&mut h, "I am Expedition: show my view");
+    h.get_by_label_contains("Task 11:");
+    let builds = |h: &Harness<'_, App>| h.state().open.as_ref().unwrap().view.kept_builds.get();
+    let before = builds(&h);
+    assert!(before >= 1, "the seat's view was made");
+    for _ in 0..5 {
+        h.run();
+    }
+    assert_eq!(
+        builds(&h),
+        before,
+        "frames with nothing changed copy nothing"
+    );
+    let end = find(&h, |c| matches!(c, C::EndPhase));
+    click(&mut h, &sentence(&end.text));
+    click(&mut h, "I am Alien Queen: show my view");
+    assert!(builds(&h) > before, "the new position's view was made");
+    assert!(h.query_by_label_contains("Task 11:").is_none());
+    assert_eq!(
+        h.get_all_by_label("A task card only the expedition may see")
+            .count(),
+        2
+    );
+}

@@ -377,3 +377,30 @@ fn the_campaign_log_fold_out_reads_the_file_once_and_again_when_the_campaign_cha
     h.run();
     assert_eq!(reads(&h), again);
 }
+
+/// Session 22's closing note: the Campaign view copied the campaign's state
+/// every frame. Frames share the state read; a change is read anew and shows.
+#[test]
+fn the_campaign_view_copies_nothing_a_frame_and_a_recruit_still_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = given_campaign(dir.path());
+    let mut h = campaign_view_of(&path, dir.path());
+    let state = |h: &Harness<'_, App>| h.state().campaign_view.state.clone().unwrap();
+    let first = state(&h);
+    for _ in 0..5 {
+        h.run();
+    }
+    assert!(
+        std::rc::Rc::ptr_eq(&first, &state(&h)),
+        "frames with nothing changed share the state read"
+    );
+    type_into(&mut h, "Name or ID code:", "Sgt Benton");
+    click(&mut h, "Recruit");
+    h.get_by_label("Sgt Benton");
+    let after = state(&h);
+    assert!(!std::rc::Rc::ptr_eq(&first, &after), "the change was read");
+    assert!(
+        after.models.iter().any(|m| m.name == "Sgt Benton"),
+        "the recruit is in the state shown"
+    );
+}

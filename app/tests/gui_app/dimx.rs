@@ -457,3 +457,57 @@ fn the_board_shows_the_state_at_the_step_shown() {
         "step 1 (takes a Full Move action): MS1 still in 213"
     );
 }
+
+/// Session 22's closing note: the details panel cut a unit's name out of
+/// its tooltip at the first ": ". Each counter carries its name apart; the
+/// panel lists the facts after it, and the unit is named by it.
+#[test]
+fn the_details_panel_lists_a_units_facts_after_the_name_its_counter_carries() {
+    let (_dir, mut h) = sample();
+    let (id, name, first_fact) = {
+        let ob = h.state().open.as_ref().unwrap();
+        let counters: Vec<_> = ob
+            .view
+            .scene
+            .items
+            .iter()
+            .filter(|i| {
+                i.id.starts_with("unit:") && i.kind == xenolog_engine::scene::ItemKind::Counter
+            })
+            .collect();
+        assert!(!counters.is_empty());
+        for c in &counters {
+            let name = c
+                .name
+                .as_deref()
+                .unwrap_or_else(|| panic!("{} has no name", c.id));
+            assert!(
+                c.tooltip
+                    .as_deref()
+                    .unwrap()
+                    .starts_with(&format!("{name}: ")),
+                "{}: {:?} begins with its name {name:?}",
+                c.id,
+                c.tooltip
+            );
+            assert_eq!(crate::gui::board::item_name(c), name);
+        }
+        let ms = counters
+            .iter()
+            .find(|c| c.id.starts_with("unit:M"))
+            .expect("a Marine counter");
+        let name = ms.name.clone().unwrap();
+        let tip = ms.tooltip.clone().unwrap();
+        let rest = &tip[name.len() + 2..];
+        let first = rest.split([',', ';']).next().unwrap().trim().to_owned();
+        (ms.id.clone(), name, first)
+    };
+    h.state_mut()
+        .push(crate::gui::command::AppCommand::Select(Some(id.clone())));
+    h.run();
+    assert!(first_fact.starts_with("MP "), "{first_fact}");
+    assert!(
+        h.query_by_label(&first_fact).is_some(),
+        "the details of {name} ({id}) list {first_fact:?} alone"
+    );
+}

@@ -24,6 +24,19 @@ fn cards_shown(h: &Harness<'_, App>) -> Vec<String> {
         .collect()
 }
 
+/// Player 1 lays the first card offered.
+fn player_1_lays_a_card(h: &mut Harness<'_, App>) {
+    let cmd = legal(h)[0].command.clone();
+    h.state_mut()
+        .push(AppCommand::Give(PlayRequest::new(Intent {
+            actor: Actor(0),
+            command: cmd,
+            text: "lay".into(),
+            label: None,
+        })));
+    h.run();
+}
+
 /// Every card of `player` shown is one the viewer may not see.
 fn all_hidden(cards: &[String], player: &str) -> bool {
     cards
@@ -58,15 +71,7 @@ fn the_curtain_hides_the_hands_until_the_seat_asked_takes_the_screen() {
     // Only Player 1's commands are offered.
     assert!(legal(&h).iter().all(|c| c.actor == Actor(0)));
     // Player 1 lays a card: the screen goes to Player 2 behind the curtain.
-    let cmd = legal(&h)[0].command.clone();
-    h.state_mut()
-        .push(AppCommand::Give(PlayRequest::new(Intent {
-            actor: Actor(0),
-            command: cmd,
-            text: "lay".into(),
-            label: None,
-        })));
-    h.run();
+    player_1_lays_a_card(&mut h);
     h.get_by_label("Pass the screen to Player 2");
     click(&mut h, "I am Player 2: show my view");
     let cards = cards_shown(&h);
@@ -110,4 +115,29 @@ fn a_command_for_another_seat_than_the_one_looking_is_refused_and_changes_nothin
     );
     let ob = h.state().open.as_ref().unwrap();
     assert_eq!(ob.battle.records().len(), entries, "nothing was played");
+}
+
+/// Session 22's closing note: the curtain asked the engine who is asked
+/// every frame. It asks once for each position; a move still passes the
+/// screen on.
+#[test]
+fn the_curtain_asks_who_is_asked_once_a_position_and_a_move_still_passes_the_screen() {
+    let mut h = high_card();
+    h.get_by_label("Pass the screen to Player 1");
+    let builds = |h: &Harness<'_, App>| h.state().open.as_ref().unwrap().curtain_builds;
+    let before = builds(&h);
+    assert!(before >= 1, "the curtain was drawn");
+    for _ in 0..5 {
+        h.run();
+    }
+    assert_eq!(
+        builds(&h),
+        before,
+        "frames with nothing changed ask nothing"
+    );
+    click(&mut h, "I am Player 1: show my view");
+    assert_eq!(builds(&h), before, "taking the screen asks nothing new");
+    player_1_lays_a_card(&mut h);
+    h.get_by_label("Pass the screen to Player 2");
+    assert!(builds(&h) > before, "the new position was asked about");
 }

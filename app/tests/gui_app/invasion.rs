@@ -1067,3 +1067,43 @@ fn the_dice_tray_works_out_its_roll_once_a_position_and_follows_the_cursor() {
         assert_eq!(builds(&h), now, "and once only");
     }
 }
+
+/// Session 22's closing note: the tray and the dice dialog cut "shooting
+/// dice: its die 2 of 3" at ": its " to name the roll. The engine names
+/// each die by its roll alone; the tray shows that name for a roll of
+/// several dice.
+#[test]
+fn the_tray_names_a_roll_of_several_dice_by_the_engines_words_uncut() {
+    let (_dir, mut h) = super::views::sample_at(egui::vec2(1360.0, 860.0));
+    super::views::open_game(&mut h, "invasion");
+    let found = {
+        let ob = h.state().open.as_ref().unwrap();
+        (1..ob.view.line.positions()).find_map(|pos| {
+            let id = ob.view.line.entry_at(pos)?;
+            let facts = ob.battle.entry_facts(&[id]).into_iter().next()?;
+            let first = facts
+                .dice
+                .iter()
+                .find(|d| d.need != xenolog_engine::Need::Nothing)?;
+            let roll: Vec<_> = facts.dice.iter().filter(|d| d.roll == first.roll).collect();
+            (roll.len() > 1).then(|| {
+                let names: Vec<String> = roll.iter().map(|d| d.purpose.clone()).collect();
+                (pos, names)
+            })
+        })
+    };
+    let (pos, names) = found.expect("the sample rolls several dice needing something");
+    assert!(
+        names
+            .iter()
+            .all(|n| *n == names[0] && !n.contains("its die")),
+        "each die of the roll carries the roll's name alone: {names:?}"
+    );
+    super::support::go_to(&mut h, pos);
+    assert!(
+        h.query_by_label_contains(&format!(": {}: needs ", names[0]))
+            .is_some(),
+        "the tray names the roll {:?}",
+        names[0]
+    );
+}

@@ -502,6 +502,7 @@ impl Game for HexWar {
             fill: Rgba::rgb(225, 215, 180),
             stroke: (1.0, Rgba::BLACK),
             tooltip: Some(format!("{COLS} × {ROWS} hexes")),
+            name: None,
         }];
         for (i, u) in state.units.iter().enumerate() {
             items.push(Item {
@@ -524,6 +525,7 @@ impl Game for HexWar {
                     u.ammo,
                     if u.stunned { ", stunned" } else { "" }
                 )),
+                name: None,
             });
         }
         Scene {

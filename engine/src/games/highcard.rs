@@ -363,6 +363,7 @@ impl Game for HighCard {
                         0 => format!("{}: a card you may not see", name(p as u8)),
                         c => format!("{}: {c}", name(p as u8)),
                     }),
+                    name: None,
                 });
             }
             items.push(Item {
@@ -376,6 +377,7 @@ impl Game for HighCard {
                 fill: Rgba::BLACK,
                 stroke: (0.0, Rgba::BLACK),
                 tooltip: None,
+                name: None,
             });
         }
         Scene {

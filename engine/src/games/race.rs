@@ -329,6 +329,7 @@ impl Game for Race {
                 },
                 stroke: (0.0, Rgba::BLACK),
                 tooltip: Some(format!("Player {}: {} points", p + 1, state.scores[p])),
+                name: None,
             });
         }
         Scene {

@@ -953,8 +953,7 @@ impl BoardUi for AlienBoard {
         selected: Option<&str>,
         commands: &mut Vec<AppCommand>,
     ) {
-        let viewer = view.viewer;
-        let Some(seen) = super::seen_at::<Alien>(battle, viewer) else {
+        let Some(seen) = super::seen_at::<Alien>(battle, view) else {
             return;
         };
         ui.separator();

@@ -472,7 +472,13 @@ impl BoardUi for DimxBoard {
         };
         // "HQ HQ1: MP 4, CF 3, DN 3, jump pack; Stunned (-1 MP, -1 CF)"
         // reads better as one fact per line.
-        let body = tip.split_once(": ").map_or(tip.as_str(), |(_, rest)| rest);
+        // The facts after the unit's name, which the game gives apart.
+        let body = item
+            .name
+            .as_deref()
+            .and_then(|n| tip.strip_prefix(n))
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(tip.as_str());
         for part in body.split("; ") {
             for fact in part.split(", ") {
                 ui.label(fact);

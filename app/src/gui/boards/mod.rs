@@ -76,19 +76,39 @@ pub fn state_of<G: xenolog_engine::Game + 'static>(battle: &dyn Battle) -> Optio
     })
 }
 
-/// The state at the cursor of a local battle of game `G`, as `viewer` may
-/// see it. The session keeps the cursor's state, so nothing is replayed or
-/// cloned for [`Viewer::All`] (a frame drawn while reviewing costs the same
-/// as at the head).
-pub fn seen_at<G: xenolog_engine::Game + 'static>(
-    battle: &dyn Battle,
-    viewer: Viewer,
-) -> Option<std::borrow::Cow<'_, G::State>> {
+/// The state at the cursor of a local battle of game `G`, as the view's
+/// viewer may see it. The session keeps the cursor's state, so nothing is
+/// replayed or cloned for [`Viewer::All`] (a frame drawn while reviewing
+/// costs the same as at the head); a seat's view is made once per position
+/// and kept in the view ([`BattleView::kept`]).
+pub fn seen_at<'a, G: xenolog_engine::Game + 'static>(
+    battle: &'a dyn Battle,
+    view: &BattleView,
+) -> Option<Seen<'a, G::State>>
+where
+    G::State: 'static,
+{
     let s = session_of::<G>(battle)?.state();
-    Some(match viewer {
-        Viewer::All => std::borrow::Cow::Borrowed(s),
-        Viewer::Seat(seat) => std::borrow::Cow::Owned(G::view(s, seat)),
+    Some(match view.viewer {
+        Viewer::All => Seen::Shared(s),
+        Viewer::Seat(seat) => Seen::Kept(view.kept(|| G::view(s, seat))),
     })
+}
+
+/// A state as a viewer sees it: the battle's own, or a seat's view kept.
+pub enum Seen<'a, S> {
+    Shared(&'a S),
+    Kept(std::rc::Rc<S>),
+}
+
+impl<S> std::ops::Deref for Seen<'_, S> {
+    type Target = S;
+    fn deref(&self) -> &S {
+        match self {
+            Seen::Shared(s) => s,
+            Seen::Kept(s) => s,
+        }
+    }
 }
 
 /// The strings of a JSON array (a config's list of ids); none if it is not

@@ -264,7 +264,7 @@ impl BoardUi for SaucersBoard {
         commands: &mut Vec<AppCommand>,
     ) {
         let viewer = view.viewer;
-        let Some(seen) = super::seen_at::<Saucers>(battle, viewer) else {
+        let Some(seen) = super::seen_at::<Saucers>(battle, view) else {
             return;
         };
         let head = at_head(battle);

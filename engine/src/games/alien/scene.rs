@@ -30,6 +30,7 @@ fn rect(
         fill,
         stroke: (1.0, Rgba::rgb(40, 40, 40)),
         tooltip: tip,
+        name: None,
     }
 }
 
@@ -41,6 +42,7 @@ fn text(id: String, pos: [f32; 2], t: String, size: f32, fill: Rgba) -> Item {
         fill,
         stroke: (0.0, Rgba::BLACK),
         tooltip: None,
+        name: None,
     }
 }
 
@@ -164,6 +166,7 @@ pub fn scene(s: &AlienState) -> Scene {
                 fill: Rgba::rgb(70, 80, 95),
                 stroke: (2.0, Rgba::rgb(70, 80, 95)),
                 tooltip: None,
+                name: None,
             });
         }
         if let Terrain::Airlock(n) = terr {
@@ -489,6 +492,7 @@ pub fn scene(s: &AlienState) -> Scene {
             },
             stroke: (2.0, Rgba::WHITE),
             tooltip: Some(tip),
+            name: Some(card.name.clone()),
         });
         let pocket_marks: String = c.items.iter().map(|it| token_letter(*it)).collect();
         // The android's light token takes dark writing.

@@ -44,6 +44,7 @@ fn item(
         fill,
         stroke,
         tooltip,
+        name: None,
     }
 }
 
@@ -368,18 +369,21 @@ fn marine_counter(m: &Marine, p: [f32; 2], w: f32, items: &mut Vec<Item>) {
     } else {
         Rgba::rgb(86, 120, 66)
     };
-    items.push(rect(
-        &id,
-        ItemKind::Counter,
-        p,
-        [w, w],
-        Paint(
-            5.0,
-            fill,
-            (if m.acted { 1.0 } else { 2.0 }, Rgba::rgb(20, 30, 16)),
-        ),
-        Some(marine_tip(m)),
-    ));
+    items.push(
+        rect(
+            &id,
+            ItemKind::Counter,
+            p,
+            [w, w],
+            Paint(
+                5.0,
+                fill,
+                (if m.acted { 1.0 } else { 2.0 }, Rgba::rgb(20, 30, 16)),
+            ),
+            Some(marine_tip(m)),
+        )
+        .named(m.title()),
+    );
     let s = w / 44.0;
     let white = Rgba::WHITE;
     items.push(text(
@@ -482,12 +486,21 @@ fn marine_counter(m: &Marine, p: [f32; 2], w: f32, items: &mut Vec<Item>) {
     }
 }
 
+/// An alien's name for people, as its tooltip begins.
+fn alien_name(a: &Alien) -> String {
+    match a.kind {
+        AlienKind::Monolith => "the Monolith".to_owned(),
+        _ => format!("{} ({})", a.title(), a.id),
+    }
+}
+
 fn alien_tip(s: &DimxState, map: &Map, a: &Alien) -> String {
     match a.kind {
         AlienKind::Monolith => {
             let off = a.on_map().is_some() && shut_down(s, map, a);
             format!(
-                "the Monolith: never moves, never fires, cannot be targeted{}",
+                "{}: never moves, never fires, cannot be targeted{}",
+                alien_name(a),
                 if off {
                     "; Inactive (shut down)"
                 } else {
@@ -496,7 +509,7 @@ fn alien_tip(s: &DimxState, map: &Map, a: &Alien) -> String {
             )
         }
         _ => {
-            let mut t = format!("{} ({}): CF {}, DN {}", a.title(), a.id, a.cf, a.dn);
+            let mut t = format!("{}: CF {}, DN {}", alien_name(a), a.cf, a.dn);
             if let Some(v) = a.adm {
                 t.push_str(&format!("; ADM {v}: DN is now {v}"));
             }
@@ -516,14 +529,17 @@ fn alien_counter(s: &DimxState, map: &Map, a: &Alien, p: [f32; 2], w: f32, items
         } else {
             Rgba::rgb(110, 110, 116)
         };
-        items.push(rect(
-            &id,
-            ItemKind::Counter,
-            p,
-            [w * 0.7, w],
-            Paint(3.0, fill, (2.0, Rgba::rgb(160, 80, 220))),
-            Some(alien_tip(s, map, a)),
-        ));
+        items.push(
+            rect(
+                &id,
+                ItemKind::Counter,
+                p,
+                [w * 0.7, w],
+                Paint(3.0, fill, (2.0, Rgba::rgb(160, 80, 220))),
+                Some(alien_tip(s, map, a)),
+            )
+            .named(alien_name(a)),
+        );
         items.push(text(
             &id,
             [p[0], p[1] - 6.0 * sc],
@@ -545,14 +561,17 @@ fn alien_counter(s: &DimxState, map: &Map, a: &Alien, p: [f32; 2], w: f32, items
         (false, AlienKind::Overlord) => Rgba::rgb(150, 30, 110),
         _ => Rgba::rgb(112, 44, 150),
     };
-    items.push(rect(
-        &id,
-        ItemKind::Counter,
-        p,
-        [w, w],
-        Paint(5.0, fill, (2.0, Rgba::rgb(40, 10, 50))),
-        Some(alien_tip(s, map, a)),
-    ));
+    items.push(
+        rect(
+            &id,
+            ItemKind::Counter,
+            p,
+            [w, w],
+            Paint(5.0, fill, (2.0, Rgba::rgb(40, 10, 50))),
+            Some(alien_tip(s, map, a)),
+        )
+        .named(alien_name(a)),
+    );
     items.push(text(
         &id,
         [p[0] + 10.0 * sc, p[1] - 13.0 * sc],

@@ -991,16 +991,12 @@ pub fn facing_words(degrees: i32) -> String {
 /// study, special action, strike and Mite blast dice. Shared dice (a shot
 /// into a melee, a strike dealt out) are the same dice again, not new rolls.
 pub fn dice_purposes(events: &[super::state::InvasionEvent]) -> Vec<String> {
-    // One die: "strike die"; several: "strike dice: its die 3 of 8" (the
-    // app's dialog reads the dice before ": its " as one run).
+    // One die: "strike die"; several: "strike dice", each die worded by
+    // its roll's name alone (the app reads a run of one name as one roll,
+    // and numbers the dice itself).
     fn numbered(out: &mut Vec<String>, n: usize, one: &str, many: &str) {
-        for i in 0..n {
-            out.push(if n == 1 {
-                one.to_owned()
-            } else {
-                format!("{many}: its die {} of {n}", i + 1)
-            });
-        }
+        let name = if n == 1 { one } else { many };
+        out.extend(std::iter::repeat_n(name.to_owned(), n));
     }
     let mut out = Vec::new();
     for e in events {
@@ -1121,17 +1117,17 @@ mod tests {
             words,
             [
                 "MiB: how many dice",
-                "shooting dice: its die 1 of 3",
-                "shooting dice: its die 2 of 3",
-                "shooting dice: its die 3 of 3",
+                "shooting dice",
+                "shooting dice",
+                "shooting dice",
                 "study die",
-                "special action dice: its die 1 of 2",
-                "special action dice: its die 2 of 2",
+                "special action dice",
+                "special action dice",
                 "strike die",
-                "Mite blast dice (spugs-m1-1): its die 1 of 4",
-                "Mite blast dice (spugs-m1-1): its die 2 of 4",
-                "Mite blast dice (spugs-m1-1): its die 3 of 4",
-                "Mite blast dice (spugs-m1-1): its die 4 of 4",
+                "Mite blast dice (spugs-m1-1)",
+                "Mite blast dice (spugs-m1-1)",
+                "Mite blast dice (spugs-m1-1)",
+                "Mite blast dice (spugs-m1-1)",
             ]
         );
         let stored = postcard::to_allocvec(&events).expect("encodes");
@@ -1151,11 +1147,7 @@ mod tests {
         }];
         assert_eq!(
             dice_purposes(&two),
-            [
-                "MiB: how many dice: its die 1 of 2",
-                "MiB: how many dice: its die 2 of 2",
-                "shooting die"
-            ]
+            ["MiB: how many dice", "MiB: how many dice", "shooting die"]
         );
     }
 }

@@ -48,6 +48,7 @@ fn item(id: String, kind: ItemKind, shape: Shape, fill: Rgba, stroke: (f32, Rgba
         fill,
         stroke,
         tooltip: None,
+        name: None,
     }
 }
 
@@ -114,6 +115,7 @@ pub fn scene(s: &InvasionState) -> Scene {
             cover_fill(t.cover, t.soft),
             (if t.blocks { 2.0 } else { 1.0 }, INK),
         );
+        it.name = Some(t.name.clone());
         it.tooltip = Some(format!(
             "{}: {}{}{}",
             t.name,
@@ -216,6 +218,7 @@ pub fn scene(s: &InvasionState) -> Scene {
                 (1.0, Rgba(r, gr, b, 160))
             },
         );
+        area.name = Some(format!("{} {}", s.faction(g.seat).name, g.name));
         area.tooltip = Some(format!(
             "{} {}: {} figure{}{}",
             s.faction(g.seat).name,
@@ -263,6 +266,7 @@ pub fn scene(s: &InvasionState) -> Scene {
                 tip.push_str(" (in the air)");
             }
             it.tooltip = Some(tip);
+            it.name = Some(String::from(&m.name));
             items.push(it);
             // A ground vehicle's facing: a short line out of its token (a
             // label, so clicks go through to the figure).

@@ -29,6 +29,7 @@ fn text(id: String, pos: [f32; 2], t: impl Into<String>, size: f32, fill: Rgba) 
         fill,
         stroke: (0.0, Rgba::BLACK),
         tooltip: None,
+        name: None,
     }
 }
 
@@ -143,6 +144,7 @@ pub fn scene(st: &SaucersState) -> Scene {
             fill,
             stroke: (1.5, Rgba::rgb(60, 60, 60)),
             tooltip: Some(format!("{} {what}", coord(p))),
+            name: None,
         });
         items.push(text(
             format!("tilecoord:{}", coord(p)),
@@ -193,6 +195,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                         fill: red,
                         stroke: (3.0, red),
                         tooltip: tooltip.map(Into::into),
+                        name: None,
                     });
                 }
             }
@@ -285,6 +288,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                         _ => String::new(),
                     }
                 )),
+                name: None,
             });
             // A Scout's card points where it goes at the Alien turn.
             if let (AlienKind::Scout, Some(d)) = (a.kind, a.dir) {
@@ -306,6 +310,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                     fill: Rgba::rgb(20, 110, 20),
                     stroke: (0.0, Rgba::BLACK),
                     tooltip: None,
+                    name: None,
                 });
             }
             let label = if a.damage > 0 {
@@ -380,6 +385,7 @@ pub fn scene(st: &SaucersState) -> Scene {
                     h.actions,
                     if h.actions == 1 { "" } else { "s" }
                 )),
+                name: None,
             });
             // The name's first letters on the disc, in an ink that reads
             // on the gang's colour.
@@ -475,6 +481,7 @@ fn panel(st: &SaucersState, items: &mut Vec<Item>) -> f32 {
             fill: Rgba(colour.0, colour.1, colour.2, 40),
             stroke: (if s as u8 == st.current { 3.0 } else { 1.0 }, colour),
             tooltip: Some(format!("{}: {}", g.name, g.ability.name())),
+            name: Some(g.name.clone()),
         });
         items.push(text(
             format!("seatname:{s}"),
@@ -604,6 +611,7 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
         fill,
         stroke: (1.0, Rgba::BLACK),
         tooltip: Some(tip),
+        name: None,
     });
     let mut ty = cy + 12.0;
     for (k, (l, size)) in lines.into_iter().enumerate() {
@@ -634,6 +642,7 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
             fill: Rgba::rgb(255, 255, 255),
             stroke: (0.5, Rgba::rgb(90, 90, 90)),
             tooltip: None,
+            name: None,
         });
         for row in -2i8..=2 {
             for col in -2i8..=2 {
@@ -654,6 +663,7 @@ fn card(st: &SaucersState, items: &mut Vec<Item>, s: usize, i: usize, c: u16, at
                     fill,
                     stroke: (0.0, Rgba::BLACK),
                     tooltip: None,
+                    name: None,
                 });
             }
         }
