@@ -1571,17 +1571,22 @@ fn line_of_sight_a_group_that_charged_into_the_targets_fight_on_the_card_blocked
         let p = play(&mut s, 0, &mv(f2, 20.0, 13.1), &[]);
         assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
         assert_eq!(s.group(f2).locked, s.group(a3).locked);
-        let charge = mv(f3, 22.2, 12.0);
-        if sighting {
-            assert_not_sighted(&refused(&mut s, 0, &charge, &[]));
-        } else {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(
-                p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
-                "{:#?}",
-                p.words
-            );
-        }
+        refused_unsighted_else_joins(&mut s, sighting, &mv(f3, 22.2, 12.0));
+    }
+}
+
+/// Then: seat 0's `charge` into a fight is refused as not sighted with
+/// Sighting a Target on (`sighting`), else made, joining the fight.
+fn refused_unsighted_else_joins(s: &mut InvasionState, sighting: bool, charge: &str) {
+    if sighting {
+        assert_not_sighted(&refused(s, 0, charge, &[]));
+    } else {
+        let p = play(s, 0, charge, &[]);
+        assert!(
+            p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
+            "{:#?}",
+            p.words
+        );
     }
 }
 
@@ -1619,17 +1624,7 @@ fn line_of_sight_a_charger_merged_into_a_group_fighting_the_target_blocked_the_l
             "{:#?}",
             p.words
         );
-        let charge = mv(sec, 21.0, 20.0);
-        if sighting {
-            assert_not_sighted(&refused(&mut s, 0, &charge, &[]));
-        } else {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(
-                p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
-                "{:#?}",
-                p.words
-            );
-        }
+        refused_unsighted_else_joins(&mut s, sighting, &mv(sec, 21.0, 20.0));
     }
 }
 
