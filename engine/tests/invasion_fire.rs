@@ -1636,6 +1636,7 @@ fn line_of_sight_a_charger_merged_into_a_group_fighting_the_target_blocked_the_l
 /// Single card; A's second man stands three inches off, between Spugs
 /// Brood Two and the Dalek. Before the Spugs' Double card the man in
 /// contact is dead, so as the card began no figure of A touched the Dalek;
+/// Brood Three moves far off first, so sight is taken as the card began;
 /// but nothing of the fight moved on the card, so its lock now is its lock
 /// then, A was fighting the Dalek, blocks nothing, and Brood Two's shot at
 /// the Dalek is made. When A's first man stood far off, the charge locked
@@ -1644,11 +1645,12 @@ fn line_of_sight_a_charger_merged_into_a_group_fighting_the_target_blocked_the_l
 fn line_of_sight_a_group_locked_with_the_target_as_the_card_began_blocks_nothing_though_none_of_it_touched_it()
  {
     for locked in [true, false] {
-        let (mut s, [a, alpha, two, _]) = sighting_three("s1; d1; sq2; sq3");
+        let (mut s, [a, alpha, two, three]) = sighting_three("s1; d1; sq2; sq3");
         let first = if locked { (21.0, 20.0) } else { (8.0, 8.0) };
         figures_at(&mut s, a, &[first, (24.0, 21.05)]);
         figures_at(&mut s, alpha, &[(21.0, 26.0)]);
         figures_at(&mut s, two, &[(30.0, 21.05)]);
+        figures_at(&mut s, three, &[(40.0, 40.0)]);
         seat_cards(&mut s, &[(1, CardKind::Single), (2, CardKind::Double)]);
         let p = play(&mut s, 1, &mv(alpha, 21.0, 21.05), &[]);
         assert_eq!(
@@ -1663,6 +1665,9 @@ fn line_of_sight_a_group_locked_with_the_target_as_the_card_began_blocks_nothing
         kill(&mut s, a, 1);
         assert_eq!(s.group(a).alive_count(), 1);
         assert_eq!(s.group(a).locked.is_some(), locked);
+        // Brood Three moves far off: the table no longer stands as the card
+        // began, so sight is taken as it stood then.
+        play(&mut s, 2, &mv(three, 40.0, 38.0), &[]);
         let fire = shoot(&[two], alpha);
         if locked {
             let p = play(&mut s, 2, &fire, &[1; 4]);
