@@ -1451,6 +1451,46 @@ fn sighting_a_target_a_leader_gone_below_on_the_card_pointed_out_what_he_saw_as_
     }
 }
 
+/// "Line of sight will be blocked by intervening groups" with "certain
+/// criteria must be met at the beginning of the active player's turn" and
+/// the sewers rule (rules version 10, review19 SHOULD 1, review21 SHOULD
+/// 3): a friend that climbed down a manhole on the card stood on the table
+/// as it began, and blocks the line it stood in. The Command's sergeant
+/// stands at a manhole between the Sniper and the Auton Patrol, more than
+/// 10" from the Sniper (so he points nothing out); he climbs down, and the
+/// Sniper's shot at the Patrol is refused as not sighted. When he went
+/// down on the card before, the card began with him below, and the shot is
+/// made.
+#[test]
+fn sighting_a_target_a_friend_gone_below_on_the_card_still_blocked_the_line_it_stood_in() {
+    for this_card in [true, false] {
+        let mut s = on_ground(InvasionConfig {
+            sighting: true,
+            sewers: true,
+            ..InvasionConfig::default()
+        });
+        park(&mut s);
+        let [f3, a3, sg] = placed(&mut s, "f3 at 20,30.6; a3 at 20,10; sg at 20,20.5");
+        // One Auton of the Patrol left, straight behind the sergeant.
+        kill(&mut s, a3, 1);
+        put(&mut s, a3, 1, 20.0, 10.0);
+        s.scenario.manholes.push(pt(20.0, 20.5));
+        card(&mut s, 0, CardKind::Triple);
+        play(&mut s, 0, &group_order("descend", sg), &[]);
+        assert_eq!(s.group(sg).place, Place::Below);
+        if !this_card {
+            play(&mut s, 0, r#""end_card""#, &[]);
+            card(&mut s, 0, CardKind::Triple);
+        }
+        if this_card {
+            assert_not_sighted(&refused(&mut s, 0, &shoot(&[f3], a3), &[1]));
+        } else {
+            let p = play(&mut s, 0, &shoot(&[f3], a3), &[1]);
+            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
+        }
+    }
+}
+
 /// A hive of two broods, each with a Controller, and a swarm of Mites.
 const HIVE: &str = r#"
 faction hive "Hive"
@@ -1531,15 +1571,112 @@ fn line_of_sight_a_group_that_charged_into_the_targets_fight_on_the_card_blocked
         let p = play(&mut s, 0, &mv(f2, 20.0, 13.1), &[]);
         assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
         assert_eq!(s.group(f2).locked, s.group(a3).locked);
-        let charge = mv(f3, 22.2, 12.0);
-        if sighting {
-            assert_not_sighted(&refused(&mut s, 0, &charge, &[]));
+        refused_unsighted_else_joins(&mut s, sighting, &mv(f3, 22.2, 12.0));
+    }
+}
+
+/// Then: seat 0's `charge` into a fight is refused as not sighted with
+/// Sighting a Target on (`sighting`), else made, joining the fight.
+fn refused_unsighted_else_joins(s: &mut InvasionState, sighting: bool, charge: &str) {
+    if sighting {
+        assert_not_sighted(&refused(s, 0, charge, &[]));
+    } else {
+        let p = play(s, 0, charge, &[]);
+        assert!(
+            p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
+            "{:#?}",
+            p.words
+        );
+    }
+}
+
+/// "Line of sight will be blocked by intervening groups" with "certain
+/// criteria must be met at the beginning of the active player's turn"
+/// (rules version 10, review21 MUST 1): Dalek Patrol Alpha charges
+/// U.N.I.T.'s section A on a Single card (no melee after it), so they are
+/// still locked as U.N.I.T.'s Double card begins. Section R stands between
+/// section S and the Dalek; it charges the Dalek and, U.N.I.T. having a
+/// group in that fight already, merges into A. Then S charges the Dalek to
+/// join the fight: R screened it as the card began (it was fighting no
+/// one then), so the assault is refused as not sighted, though R's figure
+/// is now one of A's, which fought the Dalek then (until this mend it was
+/// counted with A, blocked nothing, and the assault was made). Without
+/// Sighting a Target the assault is made.
+#[test]
+fn line_of_sight_a_charger_merged_into_a_group_fighting_the_target_blocked_the_line_it_stood_in() {
+    for sighting in [true, false] {
+        let on: &[&str] = if sighting { &["sighting"] } else { &[] };
+        let mut s = given_on_ground(&["unit", "daleks", "spugs"], &[], on);
+        let [a, r, sec, alpha] = placed(&mut s, "s1; s2; s3; d1");
+        figures_at(&mut s, a, &[(19.95, 21.05)]);
+        figures_at(&mut s, alpha, &[(21.0, 26.0)]);
+        figures_at(&mut s, r, &[(24.0, 21.05)]);
+        figures_at(&mut s, sec, &[(26.5, 21.05)]);
+        seat_cards(&mut s, &[(1, CardKind::Single), (0, CardKind::Double)]);
+        let p = play(&mut s, 1, &mv(alpha, 21.0, 21.05), &[]);
+        assert!(p.any(|e| matches!(e, E::Locked { .. })), "{:#?}", p.words);
+        step(&mut s, &[]);
+        assert_eq!(s.card().map(|c| c.seat), Some(Some(0)));
+        assert!(s.group(a).locked.is_some());
+        let p = play(&mut s, 0, &mv(r, 21.75, 21.85), &[]);
+        assert!(
+            p.any(|e| matches!(e, E::Merged { from, into } if *from == r && *into == a)),
+            "{:#?}",
+            p.words
+        );
+        refused_unsighted_else_joins(&mut s, sighting, &mv(sec, 21.0, 20.0));
+    }
+}
+
+/// "Line of sight will be blocked by intervening groups" (every group but
+/// those fighting the target) with "certain criteria must be met at the
+/// beginning of the active player's turn" and "locked groups ... cannot
+/// move until it is resolved" (rules version 10, review21 SHOULD 3: the
+/// lock-now branch): Dalek Patrol Alpha charges section A's first man on a
+/// Single card; A's second man stands three inches off, between Spugs
+/// Brood Two and the Dalek. Before the Spugs' Double card the man in
+/// contact is dead, so as the card began no figure of A touched the Dalek;
+/// Brood Three moves far off first, so sight is taken as the card began;
+/// but nothing of the fight moved on the card, so its lock now is its lock
+/// then, A was fighting the Dalek, blocks nothing, and Brood Two's shot at
+/// the Dalek is made. When A's first man stood far off, the charge locked
+/// no one, and the second man blocks the line: the shot is refused.
+#[test]
+fn line_of_sight_a_group_locked_with_the_target_as_the_card_began_blocks_nothing_though_none_of_it_touched_it()
+ {
+    for locked in [true, false] {
+        let (mut s, [a, alpha, two, three]) = sighting_three("s1; d1; sq2; sq3");
+        let first = if locked { (21.0, 20.0) } else { (8.0, 8.0) };
+        figures_at(&mut s, a, &[first, (24.0, 21.05)]);
+        figures_at(&mut s, alpha, &[(21.0, 26.0)]);
+        figures_at(&mut s, two, &[(30.0, 21.05)]);
+        figures_at(&mut s, three, &[(40.0, 40.0)]);
+        seat_cards(&mut s, &[(1, CardKind::Single), (2, CardKind::Double)]);
+        let p = play(&mut s, 1, &mv(alpha, 21.0, 21.05), &[]);
+        assert_eq!(
+            p.any(|e| matches!(e, E::Locked { .. })),
+            locked,
+            "{:#?}",
+            p.words
+        );
+        step(&mut s, &[]);
+        assert_eq!(s.card().map(|c| c.seat), Some(Some(2)));
+        // The man in contact fell before the card (he is not noted on it).
+        kill(&mut s, a, 1);
+        assert_eq!(s.group(a).alive_count(), 1);
+        assert_eq!(s.group(a).locked.is_some(), locked);
+        // Brood Three moves far off: the table no longer stands as the card
+        // began, so sight is taken as it stood then.
+        play(&mut s, 2, &mv(three, 40.0, 38.0), &[]);
+        let fire = shoot(&[two], alpha);
+        if locked {
+            let p = play(&mut s, 2, &fire, &[1; 4]);
+            assert!(p.any(|e| matches!(e, E::Shot { .. })), "{:#?}", p.words);
         } else {
-            let p = play(&mut s, 0, &charge, &[]);
-            assert!(
-                p.any(|e| matches!(e, E::Locked { .. } | E::Merged { .. })),
-                "{:#?}",
-                p.words
+            let e = refused(&mut s, 2, &fire, &[1; 4]);
+            assert_refusal_says(
+                &e,
+                "the line of sight is blocked by U.N.I.T. 1st Squad, Section A",
             );
         }
     }

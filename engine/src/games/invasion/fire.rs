@@ -273,6 +273,9 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
         }
         // A leader killed on the card stood where he saw the target and his
         // troops when it began, the criteria's moment (rules version 10).
+        // The blockers are the same for every leader of the group: traced
+        // once, when a leader is met (review21 NOTE 2).
+        let mut blockers = None;
         group
             .models
             .iter()
@@ -285,9 +288,9 @@ fn leader_sees(s: &InvasionState, g: GroupId, target: GroupId) -> Option<GroupId
                     return false;
                 };
                 let near = mine.iter().any(|p| p.distance(at) <= LEADER_RANGE);
-                let others = blockers_at_start(s, l, target);
+                let others = blockers.get_or_insert_with(|| blockers_at_start(s, l, target));
                 let sees_target = !hidden_from(s, &[at], target)
-                    && table::line_of_sight(&s.scenario, &[at], &theirs, &others)
+                    && table::line_of_sight(&s.scenario, &[at], &theirs, others)
                         .clear
                         .is_some();
                 let sees_group = l == g
@@ -371,32 +374,54 @@ fn stood_at_start(s: &InvasionState, g: GroupId, m: &Model) -> bool {
             && noted_on_card(s, m))
 }
 
-/// Where group `g`'s figures that stood on the table when the card began
-/// stood then.
-fn stood_points(s: &InvasionState, g: GroupId) -> Vec<Point> {
-    s.group(g)
-        .models
-        .iter()
-        .filter(|m| stood_at_start(s, g, m))
-        .filter_map(|m| start_of(s, m))
-        .collect()
+/// The group a figure charged in from, when it charged on the current card
+/// and merged into its faction's group in a fight (`Merged` keeps it as
+/// the figure's `origin`; `moved` holds the charger's id): such figures are
+/// their own unit as the card began, as they fought no one then (rules
+/// version 10, review21 MUST 1).
+fn charged_in(s: &InvasionState, m: &Model) -> Option<GroupId> {
+    m.origin.filter(|o| s.moved.contains(o))
 }
 
-/// The groups fighting in `target`'s melee when the current card began
-/// ("Hand-to-hand: locked on base contact"), `target` first: every group in
-/// base contact, where its figures stood then (the dead of the card
-/// included), with an enemy already counted, from the target outwards. The
-/// locks as they are now do not say it: a group fighting the target then
-/// may have left the fight on the card (broken off, run away, escaped a
-/// grapple), and charged it again; one fighting elsewhere may have been
-/// pulled in, and the target pushed into another fight (review19 MUST 1,
-/// SHOULD 2). When no group of the target's fight now moved on the card,
-/// its lock now is its lock then ("cannot move until it is resolved": only
-/// a charge joins a fight), and its groups are counted too, those whose
-/// figures in contact were killed since included.
-fn fight_at_start(s: &InvasionState, target: GroupId) -> Vec<GroupId> {
+/// Where each unit's figures that stood on the table when the card began
+/// stood then, indexed by the unit's id: a group's figures, less those that
+/// charged in from another group on the card (`charged_in`), which stand
+/// under their origin's id with that group's dead. The groups in `whole`
+/// (the target, the looking group) are taken whole.
+fn units_at_start(s: &InvasionState, whole: &[GroupId]) -> Vec<Vec<Point>> {
+    let mut at = vec![Vec::new(); s.groups.len()];
+    for (g, group) in s.groups.iter().enumerate() {
+        let g = g as GroupId;
+        for m in group.models.iter().filter(|m| stood_at_start(s, g, m)) {
+            let unit = match charged_in(s, m) {
+                Some(o) if !whole.contains(&g) => o,
+                _ => g,
+            };
+            if let Some(p) = start_of(s, m) {
+                at[unit as usize].push(p);
+            }
+        }
+    }
+    at
+}
+
+/// The units (`units_at_start`) fighting in `target`'s melee when the
+/// current card began ("Hand-to-hand: locked on base contact"), `target`
+/// first: every unit in base contact, where its figures stood then (the
+/// dead of the card included), with an enemy already counted, from the
+/// target outwards. The locks as they are now do not say it: a group
+/// fighting the target then may have left the fight on the card (broken
+/// off, run away, escaped a grapple), and charged it again; one fighting
+/// elsewhere may have been pulled in, and the target pushed into another
+/// fight (review19 MUST 1, SHOULD 2); a charger merged into a group
+/// already in the fight is its own unit (review21 MUST 1). When no group
+/// of the target's fight now moved on the card, holds a figure that
+/// charged in (`charged_in`) or one that came onto the table on it (a
+/// deploy, a surfacing, a landing: review21 SHOULD 1), its lock now is
+/// its lock then ("cannot move until it is resolved"), and its groups are
+/// counted too, those whose figures in contact were killed since included.
+fn fight_at_start(s: &InvasionState, target: GroupId, at: &[Vec<Point>]) -> Vec<GroupId> {
     let all = 0..s.groups.len() as GroupId;
-    let at: Vec<Vec<Point>> = all.clone().map(|o| stood_points(s, o)).collect();
     let mut fight = vec![target];
     let mut next = 0;
     while let Some(&f) = fight.get(next) {
@@ -412,7 +437,14 @@ fn fight_at_start(s: &InvasionState, target: GroupId) -> Vec<GroupId> {
         let now: Vec<GroupId> = all
             .filter(|&o| s.group(o).on_table() && s.group(o).locked == Some(melee))
             .collect();
-        if !now.iter().any(|o| s.moved.contains(o)) {
+        let joined = |o: &GroupId| {
+            s.moved.contains(o)
+                || s.group(*o)
+                    .models
+                    .iter()
+                    .any(|m| charged_in(s, m).is_some() || s.card_absent.contains(&m.id))
+        };
+        if !now.iter().any(joined) {
             fight.extend(
                 now.into_iter()
                     .filter(|o| !fight.contains(o))
@@ -423,27 +455,31 @@ fn fight_at_start(s: &InvasionState, target: GroupId) -> Vec<GroupId> {
     fight
 }
 
-/// The groups that may block a line of sight to `target`, each where its
-/// figures stood when the current card began (`stood_at_start`): the living
-/// ones on the table, those killed on the card and those gone below or
-/// aboard on it ("Line of sight will be blocked by intervening groups", the
-/// table as it stood "at the beginning of the active player's turn"; rules
-/// version 9), so a group wiped out on the card still blocks the line
-/// traced as the card began. Not a group that left the table alive for good
-/// (Stupidity's AWOL: "it will keep on running, and never be seen again"),
-/// and not one fighting the target when the card began (`fight_at_start`),
-/// as those fighting it block nothing, whatever it did on the card (rules
-/// version 10; until then the lock as it is now decided).
+/// The units (`units_at_start`) that may block a line of sight to
+/// `target`, each where its figures stood when the current card began
+/// (`stood_at_start`): the living ones on the table, those killed on the
+/// card and those gone below or aboard on it ("Line of sight will be
+/// blocked by intervening groups", the table as it stood "at the beginning
+/// of the active player's turn"; rules version 9), so a group wiped out on
+/// the card still blocks the line traced as the card began. Not a group
+/// that left the table alive for good (Stupidity's AWOL: "it will keep on
+/// running, and never be seen again"), and not one fighting the target when
+/// the card began (`fight_at_start`), as those fighting it block nothing,
+/// whatever it did on the card (rules version 10; until then the lock as it
+/// is now decided); a charger merged on the card into a group fighting the
+/// target blocks where it stood (review21 MUST 1).
 fn blockers_at_start(
     s: &InvasionState,
     from: GroupId,
     target: GroupId,
 ) -> Vec<(usize, Vec<Point>)> {
-    let fight = fight_at_start(s, target);
-    (0..s.groups.len() as GroupId)
-        .filter(|&o| o != from && !fight.contains(&o))
-        .map(|o| (o as usize, stood_points(s, o)))
-        .filter(|(_, points)| !points.is_empty())
+    let at = units_at_start(s, &[from, target]);
+    let fight = fight_at_start(s, target, &at);
+    at.into_iter()
+        .enumerate()
+        .filter(|(o, points)| {
+            *o != from as usize && !fight.contains(&(*o as GroupId)) && !points.is_empty()
+        })
         .collect()
 }
 
