@@ -110,15 +110,34 @@ pub fn click(h: &mut Harness<'_, App>, label: &str) {
 /// Open a menu of the menu bar and click one of its items (the item's
 /// label may carry its shortcut; a panel button with the same words comes
 /// after it).
+///
+/// On a loaded machine the click on the menu's name may not have opened it
+/// when the app settles (a club campaign's frames keep coming), so the
+/// menu is clicked again until its item shows, for at most 60 s.
 pub fn menu(h: &mut Harness<'_, App>, menu: &str, item: &str) {
-    click(h, menu);
-    // The open menu is drawn with the menu bar, before the panels.
-    let node = h
-        .get_all_by_label_contains(item)
-        .next()
-        .unwrap_or_else(|| panic!("no menu item {item}"));
-    node.click();
-    h.run();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if h.query_all_by_label_contains(item).next().is_none() {
+            click(h, menu);
+        }
+        // The open menu is drawn with the menu bar, before the panels.
+        let clicked = match h.query_all_by_label_contains(item).next() {
+            Some(node) => {
+                node.click();
+                true
+            }
+            None => false,
+        };
+        if clicked {
+            h.run();
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no menu item {item} under {menu} after 60 s"
+        );
+        h.run();
+    }
 }
 
 /// Type into the text field labelled `label`, replacing what it holds.
