@@ -113,20 +113,20 @@ pub fn click(h: &mut Harness<'_, App>, label: &str) {
 ///
 /// On a loaded machine the click on the menu's name may not have opened it
 /// when the app settles (a club campaign's frames keep coming), so the
-/// menu is clicked again until its item shows, for at most 60 s.
+/// menu is clicked again until a node more than the panels' shows its item,
+/// for at most 60 s.
 pub fn menu(h: &mut Harness<'_, App>, menu: &str, item: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let closed = h.query_all_by_label_contains(item).count();
     loop {
-        if h.query_all_by_label_contains(item).next().is_none() {
-            click(h, menu);
-        }
+        click(h, menu);
         // The open menu is drawn with the menu bar, before the panels.
         let clicked = match h.query_all_by_label_contains(item).next() {
-            Some(node) => {
+            Some(node) if h.query_all_by_label_contains(item).count() > closed => {
                 node.click();
                 true
             }
-            None => false,
+            _ => false,
         };
         if clicked {
             h.run();
