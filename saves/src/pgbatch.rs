@@ -932,6 +932,7 @@ struct Arrays<'a> {
     b_name: Vec<&'a str>,
     b_parent: Vec<Option<i64>>,
     b_fork: Vec<Option<i64>>,
+    b_kind: Vec<&'static str>,
     s_battle: Vec<i64>,
     s_seq: Vec<i64>,
     s_state: Vec<&'a [u8]>,
@@ -1187,6 +1188,7 @@ fn plan<'a>(g: &Group<'a>, read: Read) -> Planned<'a> {
                 a.b_name.push(&b.name);
                 a.b_parent.push(b.parent.map(i64::from));
                 a.b_fork.push(b.fork.map(|f| f as i64));
+                a.b_kind.push(b.kind.as_str());
             }
             if let Some(state) = &r.snapshot {
                 a.s_battle.push(d.battle);
@@ -1267,13 +1269,14 @@ fn write_statement<'p>(s: &str, p: &'p Planned<'_>) -> (String, Vec<&'p (dyn ToS
     }
     if !a.b_battle.is_empty() {
         ctes.push(format!(
-            "br AS (INSERT INTO {s}branches (battle, id, name, parent, fork) \
-               SELECT * FROM unnest({}, {}, {}, {}, {}))",
+            "br AS (INSERT INTO {s}branches (battle, id, name, parent, fork, kind) \
+               SELECT * FROM unnest({}, {}, {}, {}, {}, {}))",
             arg(&a.b_battle, "bigint[]"),
             arg(&a.b_id, "bigint[]"),
             arg(&a.b_name, "text[]"),
             arg(&a.b_parent, "bigint[]"),
             arg(&a.b_fork, "bigint[]"),
+            arg(&a.b_kind, "text[]"),
         ));
     }
     if !a.s_battle.is_empty() {
