@@ -1335,3 +1335,38 @@ fn s23_the_committer_keeps_k_campaigns_statements_and_closes_the_least_recently_
         as_decided(s.reopen(), b);
     }
 }
+
+/// A branch a commit writes is stored with its kind, as the SQLite path
+/// stores it (final read, session 23: the write's branches insert named no
+/// kind, so a take-back made on the club server on PostgreSQL was stored
+/// NULL and worked out again at every load).
+#[test]
+fn s23_a_branch_the_committer_writes_is_stored_with_its_kind() {
+    let Some((mut s, url, schema, mut b)) = campaign("s23_kind", 1, 2340) else {
+        return;
+    };
+    let committer = Committer::connect(&url).unwrap();
+    let first = rounds(&mut b, 3, "k");
+    let out = committer.commit(&[quiet(&schema, &first)]).unwrap();
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    // Two entries taken back, the position saved, and a command played on:
+    // the new line forks from the old one, a take-back.
+    let (id, battle) = &mut b[0];
+    battle.undo(2);
+    s.reopen().save_position(*id, &**battle).unwrap();
+    let (_, d) = next(*id, &mut **battle, 4, "k-after");
+    let out = committer.commit(&[quiet(&schema, &[d])]).unwrap();
+    assert!(out[0].iter().all(Result::is_ok), "{out:?}");
+    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let kinds: Vec<Option<String>> = raw
+        .query(
+            &format!("SELECT kind FROM \"{schema}\".branches WHERE parent IS NOT NULL"),
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(kinds, vec![Some("take-back".to_owned())]);
+    as_decided(s.reopen(), &b);
+}
